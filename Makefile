@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level Makefile: builds the modules (through Kbuild), the tool and the
+# test programs, and drives the QEMU test harness. `make help` lists targets.
+
+# Kernel to build against. A running kernel with its build tree wins; on a
+# machine that cannot load modules (or runs another kernel) we take the newest
+# installed Debian image that has matching headers, which is also the kernel
+# the test VM boots.
+ifeq ($(origin KDIR),undefined)
+  ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
+    KVER ?= $(shell uname -r)
+  else
+    KVER ?= $(shell tests/vm/kver.sh)
+  endif
+  KDIR := /lib/modules/$(KVER)/build
+endif
+KERNEL ?= /boot/vmlinuz-$(KVER)
+
+export KDIR KVER KERNEL
+
+.PHONY: all modules tool progs clean help deps check demo lint
+
+all: modules tool progs
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tool:
+	$(MAKE) -C tools
+
+progs:
+	$(MAKE) -C tests/progs
+
+clean:
+	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools clean
+	$(MAKE) -C tests/progs clean
+	rm -rf build
+
+help:
+	@echo "Targets:"
+	@echo "  all      build seqring.ko, sequence.ko, tools/seqringctl, test programs"
+	@echo "  deps     install the Debian packages the build and the VM need"
+	@echo "  check    deps + all + boot the test VM and run the test suite (TAP)"
+	@echo "  demo     deps + all + boot the VM and show the driver at work"
+	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
+	@echo "  clean    remove build products"
+	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
+
+deps:
+	tests/vm/deps.sh
+
+# The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
+check: deps
+	$(MAKE) all
+	tests/vm/run.sh check
+
+demo: deps
+	$(MAKE) all
+	tests/vm/run.sh demo

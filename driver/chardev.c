@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - /dev/seqring, its ioctls and the list of open files
+ */
+
+#include <linux/atomic.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "seqring.h"
+
+/*
+ * Readings of a batch are pushed this many at a time, so that the ring's
+ * spinlock is never held for the whole of a large batch.
+ */
+#define SEQRING_PUSH_CHUNK	256
+
+/**
+ * struct seqring_client - one open file of /dev/seqring
+ * @node: entry in &seqring.clients
+ * @sr: the device
+ * @file: the open file, for its path in the clients listing
+ * @pid: thread group that opened it
+ * @comm: command name of the opener
+ * @pushed: readings pushed through this file
+ */
+struct seqring_client {
+	struct list_head node;
+	struct seqring *sr;
+	struct file *file;
+	struct pid *pid;
+	char comm[TASK_COMM_LEN];
+	atomic64_t pushed;
+};
+
+static int seqring_open(struct inode *inode, struct file *file)
+{
+	/* misc_open() has pointed private_data at our miscdevice. */
+	struct seqring *sr = container_of(file->private_data, struct seqring,
+					  misc);
+	struct seqring_client *client;
+
+	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	if (!client)
+		return -ENOMEM;
+
+	client->sr = sr;
+	client->file = file;
+	client->pid = get_pid(task_tgid(current));
+	get_task_comm(client->comm, current);
+	atomic64_set(&client->pushed, 0);
+
+	mutex_lock(&sr->clients_lock);
+	list_add_tail(&client->node, &sr->clients);
+	mutex_unlock(&sr->clients_lock);
+
+	file->private_data = client;
+	return nonseekable_open(inode, file);
+}
+
+static int seqring_release(struct inode *inode, struct file *file)
+{
+	struct seqring_client *client = file->private_data;
+	struct seqring *sr = client->sr;
+
+	mutex_lock(&sr->clients_lock);
+	list_del(&client->node);
+	mutex_unlock(&sr->clients_lock);
+
+	put_pid(client->pid);
+	kfree(client);
+	return 0;
+}
+
+static long seqring_ioctl_push(struct seqring_client *client,
+			       void __user *argp)
+{
+	struct seqring_reading r;
+	int ret;
+
+	if (copy_from_user(&r, argp, sizeof(r)))
+		return -EFAULT;
+
+	ret = seqring_reading_prepare(&r);
+	if (ret)
+		return ret;
+
+	seqring_ring_push(&client->sr->ring, &r, 1);
+	atomic64_inc(&client->pushed);
+	return 0;
+}
+
+static long seqring_ioctl_push_batch(struct seqring_client *client,
+				     void __user *argp)
+{
+	struct seqring_reading *r;
+	struct seqring_batch batch;
+	unsigned int i, n;
+	int ret = 0;
+
+	if (copy_from_user(&batch, argp, sizeof(batch)))
+		return -EFAULT;
+	if (batch.flags)
+		return -EINVAL;
+	if (batch.count > SEQRING_BATCH_MAX)
+		return -E2BIG;
+	if (!batch.count)
+		return 0;
+
+	/*
+	 * Copy and check the whole batch before storing any of it: a bad
+	 * reading anywhere rejects the batch, and no user memory is touched
+	 * with the ring's lock held.
+	 */
+	r = vmemdup_user(u64_to_user_ptr(batch.readings),
+			 array_size(batch.count, sizeof(*r)));
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+
+	for (i = 0; i < batch.count; i++) {
+		ret = seqring_reading_prepare(&r[i]);
+		if (ret)
+			goto out_free;
+	}
+
+	for (i = 0; i < batch.count; i += n) {
+		n = min_t(unsigned int, batch.count - i, SEQRING_PUSH_CHUNK);
+		seqring_ring_push(&client->sr->ring, &r[i], n);
+		cond_resched();
+	}
+	atomic64_add(batch.count, &client->pushed);
+
+out_free:
+	kvfree(r);
+	return ret;
+}
+
+static long seqring_ioctl_get_stats(struct seqring *sr, void __user *argp)
+{
+	struct seqring_stats st;
+
+	seqring_ring_stats(&sr->ring, &st);
+	if (copy_to_user(argp, &st, sizeof(st)))
+		return -EFAULT;
+	return 0;
+}
+
+static long seqring_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct seqring_client *client = file->private_data;
+	void __user *argp = (void __user *)arg;
+	bool writable = file->f_mode & FMODE_WRITE;
+
+	switch (cmd) {
+	case SEQRING_IOC_PUSH:
+		if (!writable)
+			return -EBADF;
+		return seqring_ioctl_push(client, argp);
+	case SEQRING_IOC_PUSH_BATCH:
+		if (!writable)
+			return -EBADF;
+		return seqring_ioctl_push_batch(client, argp);
+	case SEQRING_IOC_GET_STATS:
+		return seqring_ioctl_get_stats(client->sr, argp);
+	case SEQRING_IOC_CLEAR:
+		/* Anyone allowed to write may clear; readers need the cap. */
+		if (!writable && !capable(CAP_SYS_ADMIN))
+			return -EPERM;
+		seqring_ring_clear(&client->sr->ring);
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations seqring_fops = {
+	.owner		= THIS_MODULE,
+	.open		= seqring_open,
+	.release	= seqring_release,
+	.unlocked_ioctl	= seqring_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= no_llseek,
+};
+
+/**
+ * seqring_chardev_show_clients - list the open files of /dev/seqring
+ * @m: seq_file to print into
+ * @sr: the device
+ *
+ * One line per open file: pid, command name, path it was opened by and the
+ * readings pushed through it.
+ */
+void seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr)
+{
+	struct seqring_client *client;
+
+	seq_puts(m, "# PID COMM PATH PUSHED\n");
+
+	mutex_lock(&sr->clients_lock);
+	list_for_each_entry(client, &sr->clients, node) {
+		seq_printf(m, "%d ", pid_nr(client->pid));
+		seqring_seq_escape(m, client->comm);
+		seq_putc(m, ' ');
+		seq_file_path(m, client->file, " \t\n\\");
+		seq_printf(m, " %lld\n", atomic64_read(&client->pushed));
+	}
+	mutex_unlock(&sr->clients_lock);
+}
+
+/**
+ * seqring_chardev_nr_clients - number of open files of /dev/seqring
+ * @sr: the device
+ *
+ * Return: the number, which may change as soon as it is returned.
+ */
+unsigned int seqring_chardev_nr_clients(struct seqring *sr)
+{
+	struct seqring_client *client;
+	unsigned int n = 0;
+
+	mutex_lock(&sr->clients_lock);
+	list_for_each_entry(client, &sr->clients, node)
+		n++;
+	mutex_unlock(&sr->clients_lock);
+	return n;
+}
+
+/**
+ * seqring_chardev_register - create /dev/seqring and its sysfs attributes
+ * @sr: the device, with its ring ready
+ *
+ * Return: 0 or a negative errno from misc_register().
+ */
+int seqring_chardev_register(struct seqring *sr)
+{
+	sr->misc.minor = MISC_DYNAMIC_MINOR;
+	sr->misc.name = SEQRING_NAME;
+	sr->misc.fops = &seqring_fops;
+	/* Attributes are in place before the uevent reaches udev. */
+	sr->misc.groups = seqring_groups;
+	return misc_register(&sr->misc);
+}
+
+/**
+ * seqring_chardev_unregister - remove /dev/seqring
+ * @sr: the device
+ *
+ * No file can be open here: each one holds a reference on the module.
+ */
+void seqring_chardev_unregister(struct seqring *sr)
+{
+	misc_deregister(&sr->misc);
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - /sys/kernel/debug/seqring: readings, stats and clients
+ *
+ * All files are read-only: debugfs files that can be written are refused
+ * under kernel lockdown, and diagnosis only needs to read.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "seqring.h"
+
+static int seqring_stats_show(struct seq_file *m, void *unused)
+{
+	struct seqring *sr = m->private;
+	struct seqring_stats st;
+
+	seqring_ring_stats(&sr->ring, &st);
+	seq_printf(m, "capacity: %llu\n", st.capacity);
+	seq_printf(m, "count: %llu\n", st.count);
+	seq_printf(m, "total: %llu\n", st.total);
+	seq_printf(m, "dropped: %llu\n", st.dropped);
+	seq_printf(m, "cleared: %llu\n", st.cleared);
+	seq_printf(m, "oldest_seq: %llu\n", st.oldest_seq);
+	seq_printf(m, "newest_seq: %llu\n", st.newest_seq);
+	seq_printf(m, "record_size: %zu\n", sizeof(struct seqring_reading));
+	seq_printf(m, "ring_bytes: %llu\n",
+		   st.capacity * sizeof(struct seqring_reading));
+	seq_printf(m, "clients: %u\n", seqring_chardev_nr_clients(sr));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(seqring_stats);
+
+static int seqring_clients_show(struct seq_file *m, void *unused)
+{
+	seqring_chardev_show_clients(m, m->private);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(seqring_clients);
+
+/**
+ * seqring_debugfs_init - create /sys/kernel/debug/seqring and its files
+ * @sr: the device
+ *
+ * Failures are not reported: debugfs is optional and the driver works
+ * without it.
+ */
+void seqring_debugfs_init(struct seqring *sr)
+{
+	struct dentry *dir = debugfs_create_dir(SEQRING_NAME, NULL);
+
+	sr->debugfs_dir = dir;
+	debugfs_create_file("readings", 0444, dir, sr, &seqring_listing_fops);
+	debugfs_create_file("stats", 0444, dir, sr, &seqring_stats_fops);
+	debugfs_create_file("clients", 0444, dir, sr, &seqring_clients_fops);
+}
+
+/**
+ * seqring_debugfs_exit - remove /sys/kernel/debug/seqring
+ * @sr: the device
+ *
+ * debugfs waits for reads in progress; open files pin the module through
+ * the fops' owner, so none is left when this runs at unload.
+ */
+void seqring_debugfs_exit(struct seqring *sr)
+{
+	debugfs_remove(sr->debugfs_dir);
+}

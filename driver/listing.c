@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - the readings listing, one seq_file iterator behind both
+ * /proc/seqring and /sys/kernel/debug/seqring/readings
+ *
+ * The position is not a line number. Position 0 is the header
+ * (SEQ_START_TOKEN); any other position is the sequence number of the next
+ * reading to show. Writers add and overwrite readings between two read()
+ * calls, and a position in sequence numbers survives that: a reader that
+ * resumes never sees a reading twice or out of order, and skips exactly
+ * those overwritten or cleared before it got to them.
+ *
+ * The ring's lock is held from start() to stop(); seq_read_iter() calls
+ * nothing that sleeps in between, and stop() runs even when start() found
+ * nothing to show.
+ */
+
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+
+#include "seqring.h"
+
+static struct seqring_ring *seqring_listing_ring(struct seq_file *m)
+{
+	struct seqring *sr = m->private;
+
+	return &sr->ring;
+}
+
+static void *seqring_listing_start(struct seq_file *m, loff_t *pos)
+	__acquires(&ring->lock)
+{
+	struct seqring_ring *ring = seqring_listing_ring(m);
+
+	spin_lock(&ring->lock);
+	if (!*pos)
+		return SEQ_START_TOKEN;
+
+	if (*pos < ring->oldest_seq)
+		*pos = ring->oldest_seq;
+	return seqring_ring_find(ring, *pos);
+}
+
+static void *seqring_listing_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct seqring_ring *ring = seqring_listing_ring(m);
+
+	if (v == SEQ_START_TOKEN)
+		*pos = ring->oldest_seq;
+	else
+		++*pos;
+	return seqring_ring_find(ring, *pos);
+}
+
+static void seqring_listing_stop(struct seq_file *m, void *v)
+	__releases(&ring->lock)
+{
+	struct seqring_ring *ring = seqring_listing_ring(m);
+
+	spin_unlock(&ring->lock);
+}
+
+/**
+ * seqring_seq_escape - print a label or command name as one field
+ * @m: seq_file to print into
+ * @s: NUL-terminated string
+ *
+ * Whitespace and backslashes are octal-escaped so that a record stays on
+ * one line and splits on spaces; an empty string prints as "-".
+ */
+void seqring_seq_escape(struct seq_file *m, const char *s)
+{
+	if (*s)
+		seq_escape(m, s, " \t\n\\");
+	else
+		seq_putc(m, '-');
+}
+
+static int seqring_listing_show(struct seq_file *m, void *v)
+{
+	const struct seqring_reading *r = v;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# SEQ TIMESTAMP_NS CHANNEL VALUE LABEL\n");
+		return 0;
+	}
+
+	/* seq_file passes @v at position m->index: its sequence number. */
+	seq_put_decimal_ull(m, "", m->index);
+	seq_put_decimal_ull(m, " ", r->timestamp_ns);
+	seq_put_decimal_ull(m, " ", r->channel);
+	seq_put_decimal_ll(m, " ", r->value);
+	seq_putc(m, ' ');
+	seqring_seq_escape(m, r->label);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations seqring_listing_sops = {
+	.start	= seqring_listing_start,
+	.next	= seqring_listing_next,
+	.stop	= seqring_listing_stop,
+	.show	= seqring_listing_show,
+};
+
+/**
+ * seqring_listing_open - open the readings listing
+ * @inode: inode whose i_private is the struct seqring; that holds for the
+ *	debugfs file and for the procfs one (pde_data() is i_private)
+ * @file: file being opened
+ *
+ * This is DEFINE_SEQ_ATTRIBUTE()'s open, written out because the macro makes
+ * it static and procfs needs it in its proc_ops.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int seqring_listing_open(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+	int ret;
+
+	ret = seq_open(file, &seqring_listing_sops);
+	if (ret)
+		return ret;
+
+	m = file->private_data;
+	m->private = inode->i_private;
+	return 0;
+}
+
+const struct file_operations seqring_listing_fops = {
+	.owner		= THIS_MODULE,
+	.open		= seqring_listing_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};

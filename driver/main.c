@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - module init and exit
+ *
+ * seqring keeps a ring of timestamped readings pushed by userspace through
+ * ioctls on /dev/seqring, and lists them in /proc/seqring and debugfs.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "seqring.h"
+
+static unsigned int capacity = 4096;
+module_param(capacity, uint, 0444);
+MODULE_PARM_DESC(capacity, "readings the ring holds, 1 to 16777216 (default 4096)");
+
+static struct seqring *seqring_dev;
+
+static int __init seqring_init(void)
+{
+	struct seqring *sr;
+	int ret;
+
+	if (!capacity || capacity > SEQRING_CAPACITY_MAX) {
+		pr_err("capacity=%u is out of range 1..%u\n",
+		       capacity, SEQRING_CAPACITY_MAX);
+		return -EINVAL;
+	}
+
+	sr = kzalloc(sizeof(*sr), GFP_KERNEL);
+	if (!sr)
+		return -ENOMEM;
+	mutex_init(&sr->clients_lock);
+	INIT_LIST_HEAD(&sr->clients);
+
+	ret = seqring_ring_init(&sr->ring, capacity);
+	if (ret) {
+		pr_err("cannot allocate a ring of %u readings\n", capacity);
+		goto err_free_dev;
+	}
+
+	ret = seqring_procfs_init(sr);
+	if (ret)
+		goto err_free_ring;
+
+	seqring_debugfs_init(sr);
+
+	/* Last: once the node exists, userspace may use all of the above. */
+	ret = seqring_chardev_register(sr);
+	if (ret)
+		goto err_remove_files;
+
+	seqring_dev = sr;
+	return 0;
+
+err_remove_files:
+	seqring_debugfs_exit(sr);
+	seqring_procfs_exit(sr);
+err_free_ring:
+	seqring_ring_destroy(&sr->ring);
+err_free_dev:
+	mutex_destroy(&sr->clients_lock);
+	kfree(sr);
+	return ret;
+}
+module_init(seqring_init);
+
+static void __exit seqring_exit(void)
+{
+	struct seqring *sr = seqring_dev;
+
+	seqring_chardev_unregister(sr);
+	seqring_debugfs_exit(sr);
+	seqring_procfs_exit(sr);
+	seqring_ring_destroy(&sr->ring);
+	mutex_destroy(&sr->clients_lock);
+	kfree(sr);
+}
+module_exit(seqring_exit);
+
+MODULE_DESCRIPTION("Ring of timestamped readings shown through seq_file");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - /proc/seqring, the readings listing for everyone
+ *
+ * proc_ops carry no module owner: on unload, proc_remove() waits for
+ * calls in progress and releases files still open, whose later calls fail
+ * with -EIO. That is why this file, unlike the debugfs ones, does not keep
+ * the module loaded.
+ */
+
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+
+#include "seqring.h"
+
+static const struct proc_ops seqring_proc_ops = {
+	.proc_open	= seqring_listing_open,
+	.proc_read_iter	= seq_read_iter,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= seq_release,
+};
+
+/**
+ * seqring_procfs_init - create /proc/seqring
+ * @sr: the device
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int seqring_procfs_init(struct seqring *sr)
+{
+	sr->proc_entry = proc_create_data(SEQRING_NAME, 0444, NULL,
+					  &seqring_proc_ops, sr);
+	return sr->proc_entry ? 0 : -ENOMEM;
+}
+
+/**
+ * seqring_procfs_exit - remove /proc/seqring
+ * @sr: the device
+ */
+void seqring_procfs_exit(struct seqring *sr)
+{
+	proc_remove(sr->proc_entry);
+}

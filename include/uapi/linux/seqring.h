@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * seqring - a ring of timestamped readings behind /dev/seqring
+ *
+ * This header is the whole userspace ABI of the driver. Every structure has
+ * fixed-size members at naturally aligned offsets and a size that is a
+ * multiple of 8, so i386 and x86_64 see the same layout and 32-bit programs
+ * work through compat_ioctl without translation. Fields named "flags" or
+ * "reserved" must be zero on input; the driver checks, so they can gain a
+ * meaning later without breaking old binaries.
+ */
+#ifndef _UAPI_LINUX_SEQRING_H
+#define _UAPI_LINUX_SEQRING_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* Label bytes, including the terminating NUL. */
+#define SEQRING_LABEL_LEN	16
+
+/* Largest @count accepted by SEQRING_IOC_PUSH_BATCH. */
+#define SEQRING_BATCH_MAX	65536
+
+/**
+ * struct seqring_reading - one sample, as pushed by userspace
+ * @timestamp_ns: time of the sample in nanoseconds since the epoch; 0 asks
+ *	the driver to stamp it with ktime_get_real_ns() when it is stored
+ * @value: the sample
+ * @channel: free-form channel number
+ * @flags: must be zero
+ * @label: short name, NUL-terminated within %SEQRING_LABEL_LEN bytes; bytes
+ *	after the NUL are ignored and stored as zero
+ *
+ * The driver assigns the sequence number; it is not part of this structure.
+ */
+struct seqring_reading {
+	__u64 timestamp_ns;
+	__s64 value;
+	__u32 channel;
+	__u32 flags;
+	char label[SEQRING_LABEL_LEN];
+};
+
+/**
+ * struct seqring_batch - argument of SEQRING_IOC_PUSH_BATCH
+ * @readings: user address of an array of @count struct seqring_reading
+ * @count: number of readings, 0 to %SEQRING_BATCH_MAX
+ * @flags: must be zero
+ */
+struct seqring_batch {
+	__u64 readings;
+	__u32 count;
+	__u32 flags;
+};
+
+/**
+ * struct seqring_stats - snapshot returned by SEQRING_IOC_GET_STATS
+ * @capacity: readings the ring holds
+ * @count: readings held now
+ * @total: readings pushed since the module was loaded; the newest reading
+ *	ever pushed has sequence number @total
+ * @dropped: readings overwritten because the ring was full
+ * @cleared: readings discarded by SEQRING_IOC_CLEAR
+ * @oldest_seq: sequence number of the oldest reading held, 0 if none
+ * @newest_seq: sequence number of the newest reading held, 0 if none
+ * @reserved: zero
+ *
+ * Nothing is lost silently: @total == @count + @dropped + @cleared.
+ */
+struct seqring_stats {
+	__u64 capacity;
+	__u64 count;
+	__u64 total;
+	__u64 dropped;
+	__u64 cleared;
+	__u64 oldest_seq;
+	__u64 newest_seq;
+	__u64 reserved;
+};
+
+/* 0xB8 is unassigned in Documentation/userspace-api/ioctl/ioctl-number.rst. */
+#define SEQRING_IOC_MAGIC	0xB8
+
+/* Push one reading. */
+#define SEQRING_IOC_PUSH	_IOW(SEQRING_IOC_MAGIC, 0x01, struct seqring_reading)
+/* Push @count readings: all of them, or none if any is invalid. */
+#define SEQRING_IOC_PUSH_BATCH	_IOW(SEQRING_IOC_MAGIC, 0x02, struct seqring_batch)
+/* Read the counters. */
+#define SEQRING_IOC_GET_STATS	_IOR(SEQRING_IOC_MAGIC, 0x03, struct seqring_stats)
+/* Discard every reading held; sequence numbers go on from where they were. */
+#define SEQRING_IOC_CLEAR	_IO(SEQRING_IOC_MAGIC, 0x04)
+
+#endif /* _UAPI_LINUX_SEQRING_H */
