@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqringctl - push readings to /dev/seqring, read its counters, clear it
+ *
+ * Usage:
+ *	seqringctl [-d DEVICE] push [-c CHANNEL] [-l LABEL] [-t NS] VALUE...
+ *	seqringctl [-d DEVICE] feed [-b BATCH] [-c CHANNEL] [-v] < FILE
+ *	seqringctl [-d DEVICE] stats [--json]
+ *	seqringctl [-d DEVICE] clear
+ *
+ * Exit status: 0 on success, 1 if something failed at run time, 2 for a
+ * usage error (nothing is sent to the device then). See seqringctl(8).
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/seqring.h>
+
+#include "seqring-utils.h"
+
+#define EXIT_USAGE		2
+#define FEED_BATCH_DEFAULT	256
+
+#define RANGE_S64	"-9223372036854775808..9223372036854775807"
+#define RANGE_U32	"0..4294967295"
+#define RANGE_U64	"0..18446744073709551615"
+
+struct command {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const char *options;
+	int (*run)(const struct command *cmd, const char *device,
+		   int argc, char **argv);
+};
+
+/* getopt() names the program after argv[0] in its messages. */
+static char prog_name[64];
+
+static void print_cmd_usage(FILE *f, const struct command *cmd)
+{
+	fprintf(f, "Usage: seqringctl [-d DEVICE] %s%s%s\n", cmd->name,
+		*cmd->synopsis ? " " : "", cmd->synopsis);
+}
+
+static int usage_hint(const struct command *cmd)
+{
+	if (cmd)
+		print_cmd_usage(stderr, cmd);
+	fputs("Try 'seqringctl --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int cmd_help(const struct command *cmd)
+{
+	print_cmd_usage(stdout, cmd);
+	printf("%s\n%s", cmd->summary, cmd->options);
+	return EXIT_SUCCESS;
+}
+
+static int unexpected_arg(const struct command *cmd, const char *arg)
+{
+	fprintf(stderr, "seqringctl: %s: unexpected argument '%s'\n",
+		cmd->name, arg);
+	return usage_hint(cmd);
+}
+
+/* @where is "" or "stdin:LINE: " */
+static void report_number(const char *where, const char *what,
+			  const char *str, int err, const char *range)
+{
+	if (err == -ERANGE)
+		fprintf(stderr,
+			"seqringctl: %sinvalid %s '%s': out of range (%s)\n",
+			where, what, str, range);
+	else
+		fprintf(stderr,
+			"seqringctl: %sinvalid %s '%s': not a decimal number\n",
+			where, what, str);
+}
+
+static void report_label(const char *where, const char *label)
+{
+	fprintf(stderr, "seqringctl: %slabel '%s' has %zu bytes, at most %d\n",
+		where, label, strlen(label), SEQRING_LABEL_MAX);
+}
+
+static int open_error(const char *device, int err)
+{
+	fprintf(stderr, "seqringctl: cannot open %s: %s\n",
+		device, strerror(-err));
+	return EXIT_FAILURE;
+}
+
+static int device_error(const char *device, const char *what, int err)
+{
+	fprintf(stderr, "seqringctl: %s: %s: %s%s\n", device, what,
+		strerror(-err),
+		err == -ENOTTY ? " (not a seqring device?)" : "");
+	return EXIT_FAILURE;
+}
+
+static int out_of_memory(void)
+{
+	fprintf(stderr, "seqringctl: %s\n", strerror(ENOMEM));
+	return EXIT_FAILURE;
+}
+
+/*
+ * "push -5" must take -5 as a VALUE, not as an unknown option: stop option
+ * parsing at the first argument that looks like a negative number.
+ */
+static bool next_is_negative(int argc, char **argv)
+{
+	int next = optind ? optind : 1;
+
+	return next < argc && argv[next][0] == '-' &&
+	       isdigit((unsigned char)argv[next][1]);
+}
+
+static const struct option push_options[] = {
+	{ "channel",	required_argument,	NULL,	'c' },
+	{ "label",	required_argument,	NULL,	'l' },
+	{ "timestamp",	required_argument,	NULL,	't' },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static int cmd_push(const struct command *cmd, const char *device,
+		    int argc, char **argv)
+{
+	struct seqring_reading *readings;
+	struct seqring_reading tmpl;
+	size_t count, pushed = 0;
+	int opt, fd, ret, i;
+
+	memset(&tmpl, 0, sizeof(tmpl));
+	while (!next_is_negative(argc, argv)) {
+		opt = getopt_long(argc, argv, "+c:l:t:h", push_options, NULL);
+		if (opt == -1)
+			break;
+		switch (opt) {
+		case 'c':
+			ret = seqring_parse_u32(optarg, &tmpl.channel);
+			if (ret) {
+				report_number("", "channel", optarg, ret,
+					      RANGE_U32);
+				return usage_hint(cmd);
+			}
+			break;
+		case 'l':
+			ret = seqring_set_label(&tmpl, optarg, strlen(optarg));
+			if (ret) {
+				report_label("", optarg);
+				return usage_hint(cmd);
+			}
+			break;
+		case 't':
+			ret = seqring_parse_u64(optarg, &tmpl.timestamp_ns);
+			if (ret) {
+				report_number("", "timestamp", optarg, ret,
+					      RANGE_U64);
+				return usage_hint(cmd);
+			}
+			break;
+		case 'h':
+			return cmd_help(cmd);
+		default:
+			return usage_hint(cmd);
+		}
+	}
+	if (!optind)
+		optind = 1;
+	if (optind >= argc) {
+		fprintf(stderr, "seqringctl: push: missing VALUE\n");
+		return usage_hint(cmd);
+	}
+
+	count = argc - optind;
+	readings = calloc(count, sizeof(*readings));
+	if (!readings)
+		return out_of_memory();
+	for (i = 0; optind + i < argc; i++) {
+		readings[i] = tmpl;
+		ret = seqring_parse_s64(argv[optind + i], &readings[i].value);
+		if (ret) {
+			report_number("", "VALUE", argv[optind + i], ret,
+				      RANGE_S64);
+			free(readings);
+			return usage_hint(cmd);
+		}
+	}
+
+	fd = seqring_open(device, O_WRONLY);
+	if (fd < 0) {
+		free(readings);
+		return open_error(device, fd);
+	}
+	if (count == 1) {
+		ret = seqring_push(fd, readings);
+		pushed = ret ? 0 : 1;
+	} else {
+		ret = seqring_push_batch(fd, readings, count, &pushed);
+	}
+	close(fd);
+	free(readings);
+	if (ret) {
+		device_error(device, "cannot push readings", ret);
+		if (pushed)
+			fprintf(stderr,
+				"seqringctl: %zu of %zu readings pushed\n",
+				pushed, count);
+		return EXIT_FAILURE;
+	}
+	return EXIT_SUCCESS;
+}
+
+static char *skip_blanks(char *p)
+{
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* Cut off the word at @p; return where the rest of the line starts. */
+static char *cut_word(char *p)
+{
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	return p;
+}
+
+/*
+ * Parse one input line of "feed": VALUE [CHANNEL [LABEL]]. Returns 1 if
+ * @r now holds a reading, 0 for a blank or comment line, and -1 if the
+ * line is malformed, after saying why on stderr.
+ */
+static int parse_feed_line(char *line, size_t len, unsigned long lineno,
+			   __u32 channel, struct seqring_reading *r)
+{
+	char where[32];
+	char *p, *word, *end;
+	int ret;
+
+	snprintf(where, sizeof(where), "stdin:%lu: ", lineno);
+	if (memchr(line, '\0', len)) {
+		fprintf(stderr, "seqringctl: %sline contains a NUL byte\n",
+			where);
+		return -1;
+	}
+
+	p = skip_blanks(line);
+	if (!*p || *p == '#')
+		return 0;
+
+	memset(r, 0, sizeof(*r));
+	r->channel = channel;
+
+	word = p;
+	p = cut_word(p);
+	ret = seqring_parse_s64(word, &r->value);
+	if (ret) {
+		report_number(where, "VALUE", word, ret, RANGE_S64);
+		return -1;
+	}
+
+	p = skip_blanks(p);
+	if (!*p)
+		return 1;
+	word = p;
+	p = cut_word(p);
+	ret = seqring_parse_u32(word, &r->channel);
+	if (ret) {
+		report_number(where, "CHANNEL", word, ret, RANGE_U32);
+		return -1;
+	}
+
+	/* The label is the rest of the line, trimmed; it may hold blanks. */
+	p = skip_blanks(p);
+	end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	*end = '\0';
+	if (seqring_set_label(r, p, end - p)) {
+		report_label(where, p);
+		return -1;
+	}
+	return 1;
+}
+
+struct feed_state {
+	const char *device;
+	int fd;
+	struct seqring_reading *readings;
+	size_t pending;
+	unsigned long first_line;	/* input line of readings[0] */
+	unsigned long last_line;	/* input line of the newest one */
+	size_t pushed;
+};
+
+/* Push what is pending. Returns 0, or EXIT_FAILURE after saying why. */
+static int feed_flush(struct feed_state *st)
+{
+	int ret;
+
+	if (!st->pending)
+		return 0;
+	ret = seqring_push_batch(st->fd, st->readings, st->pending, NULL);
+	if (ret) {
+		char what[80];
+
+		snprintf(what, sizeof(what),
+			 "cannot push the readings of stdin lines %lu-%lu",
+			 st->first_line, st->last_line);
+		return device_error(st->device, what, ret);
+	}
+	st->pushed += st->pending;
+	st->pending = 0;
+	return 0;
+}
+
+static const struct option feed_options[] = {
+	{ "batch",	required_argument,	NULL,	'b' },
+	{ "channel",	required_argument,	NULL,	'c' },
+	{ "verbose",	no_argument,		NULL,	'v' },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+/*
+ * Everything before a malformed line is pushed (the pending batch is
+ * flushed), nothing from it on is parsed or pushed, and the exit status is
+ * 1: the ring holds a prefix of the input and the message says where it
+ * ends, so the feed can be resumed from that line once it is fixed.
+ */
+static int cmd_feed(const struct command *cmd, const char *device,
+		    int argc, char **argv)
+{
+	struct feed_state st = { .device = device, .fd = -1 };
+	__u32 batch = FEED_BATCH_DEFAULT;
+	__u32 channel = 0;
+	bool verbose = false;
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int status = EXIT_SUCCESS;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "+b:c:vh",
+				  feed_options, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			ret = seqring_parse_u32(optarg, &batch);
+			if (!ret && (batch < 1 || batch > SEQRING_BATCH_MAX))
+				ret = -ERANGE;
+			if (ret) {
+				report_number("", "batch size", optarg, ret,
+					      "1..65536");
+				return usage_hint(cmd);
+			}
+			break;
+		case 'c':
+			ret = seqring_parse_u32(optarg, &channel);
+			if (ret) {
+				report_number("", "channel", optarg, ret,
+					      RANGE_U32);
+				return usage_hint(cmd);
+			}
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			return cmd_help(cmd);
+		default:
+			return usage_hint(cmd);
+		}
+	}
+	if (optind < argc)
+		return unexpected_arg(cmd, argv[optind]);
+
+	st.readings = calloc(batch, sizeof(*st.readings));
+	if (!st.readings)
+		return out_of_memory();
+	st.fd = seqring_open(device, O_WRONLY);
+	if (st.fd < 0) {
+		free(st.readings);
+		return open_error(device, st.fd);
+	}
+
+	for (;;) {
+		errno = 0;
+		len = getline(&line, &cap, stdin);
+		if (len < 0) {
+			if (ferror(stdin)) {
+				ret = errno ? errno : EIO;
+				fprintf(stderr, "seqringctl: stdin:%lu: %s\n",
+					lineno + 1, strerror(ret));
+				status = EXIT_FAILURE;
+			}
+			break;
+		}
+		lineno++;
+		ret = parse_feed_line(line, len, lineno, channel,
+				      &st.readings[st.pending]);
+		if (ret < 0) {
+			status = EXIT_FAILURE;
+			break;
+		}
+		if (!ret)
+			continue;
+		if (!st.pending)
+			st.first_line = lineno;
+		st.last_line = lineno;
+		if (++st.pending == batch && feed_flush(&st)) {
+			status = EXIT_FAILURE;
+			goto out;
+		}
+	}
+	if (feed_flush(&st))
+		status = EXIT_FAILURE;
+out:
+	if (verbose)
+		printf("%zu readings pushed\n", st.pushed);
+	free(line);
+	free(st.readings);
+	close(st.fd);
+	return status;
+}
+
+static const struct option stats_options[] = {
+	{ "json",	no_argument,		NULL,	'j' },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static void print_stats(const struct seqring_stats *s, bool json)
+{
+	const struct {
+		const char *key;
+		__u64 val;
+	} field[] = {
+		{ "capacity",	s->capacity },
+		{ "count",	s->count },
+		{ "total",	s->total },
+		{ "dropped",	s->dropped },
+		{ "cleared",	s->cleared },
+		{ "oldest_seq",	s->oldest_seq },
+		{ "newest_seq",	s->newest_seq },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(field); i++) {
+		if (json)
+			printf("%s\"%s\": %llu", i ? ", " : "{", field[i].key,
+			       (unsigned long long)field[i].val);
+		else
+			printf("%s: %llu\n", field[i].key,
+			       (unsigned long long)field[i].val);
+	}
+	if (json)
+		printf("}\n");
+}
+
+static int cmd_stats(const struct command *cmd, const char *device,
+		     int argc, char **argv)
+{
+	struct seqring_stats s;
+	bool json = false;
+	int opt, fd, ret;
+
+	while ((opt = getopt_long(argc, argv, "+jh",
+				  stats_options, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return cmd_help(cmd);
+		default:
+			return usage_hint(cmd);
+		}
+	}
+	if (optind < argc)
+		return unexpected_arg(cmd, argv[optind]);
+
+	fd = seqring_open(device, O_RDONLY);
+	if (fd < 0)
+		return open_error(device, fd);
+	ret = seqring_get_stats(fd, &s);
+	close(fd);
+	if (ret)
+		return device_error(device, "cannot read stats", ret);
+
+	print_stats(&s, json);
+	return EXIT_SUCCESS;
+}
+
+static const struct option clear_options[] = {
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static int cmd_clear(const struct command *cmd, const char *device,
+		     int argc, char **argv)
+{
+	int opt, fd, ret;
+
+	while ((opt = getopt_long(argc, argv, "+h",
+				  clear_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			return cmd_help(cmd);
+		default:
+			return usage_hint(cmd);
+		}
+	}
+	if (optind < argc)
+		return unexpected_arg(cmd, argv[optind]);
+
+	fd = seqring_open(device, O_WRONLY);
+	if (fd < 0)
+		return open_error(device, fd);
+	ret = seqring_clear(fd);
+	close(fd);
+	if (ret)
+		return device_error(device, "cannot clear", ret);
+	return EXIT_SUCCESS;
+}
+
+static const struct command commands[] = {
+	{
+		.name = "push",
+		.synopsis =
+		"[-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS] VALUE...",
+		.summary = "Push one reading per VALUE, all in one batch.",
+		.options =
+		"  -c, --channel=CHANNEL  channel, " RANGE_U32 " (0)\n"
+		"  -l, --label=LABEL      label, at most 15 bytes (none)\n"
+		"  -t, --timestamp=NS     nanoseconds since the epoch\n"
+		"                         (0: the driver stamps it)\n",
+		.run = cmd_push,
+	},
+	{
+		.name = "feed",
+		.synopsis = "[-b BATCH] [-c CHANNEL] [-v]",
+		.summary =
+		"Push one reading per stdin line 'VALUE [CHANNEL [LABEL]]'.",
+		.options =
+		"  -b, --batch=BATCH      readings per ioctl, 1..65536 (256)\n"
+		"  -c, --channel=CHANNEL  channel of lines without one (0)\n"
+		"  -v, --verbose          print how many readings were pushed\n"
+		"  A malformed line stops the feed: the lines before it are\n"
+		"  pushed, none after it, and the exit status is 1.\n",
+		.run = cmd_feed,
+	},
+	{
+		.name = "stats",
+		.synopsis = "[--json]",
+		.summary = "Print the counters of the ring.",
+		.options =
+		"  -j, --json             one JSON object instead of lines\n",
+		.run = cmd_stats,
+	},
+	{
+		.name = "clear",
+		.synopsis = "",
+		.summary = "Discard the readings held; sequence numbers go on.",
+		.options = "",
+		.run = cmd_clear,
+	},
+};
+
+/* Print the lines of @text, each preceded by @indent. */
+static void print_indented(FILE *f, const char *indent, const char *text)
+{
+	const char *nl;
+
+	while (*text) {
+		nl = strchr(text, '\n');
+		if (!nl)
+			nl = text + strlen(text) - 1;
+		fprintf(f, "%s%.*s\n", indent, (int)(nl - text), text);
+		text = nl + 1;
+	}
+}
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"Usage: seqringctl [-d DEVICE] COMMAND [ARGS]\n"
+		"\n"
+		"Push readings to a seqring device, read its counters, clear it.\n"
+		"\n"
+		"Options (before COMMAND):\n"
+		"  -d, --device=DEVICE    device node (default %s)\n"
+		"  -h, --help             print this help and exit\n"
+		"\n"
+		"Commands:\n",
+		SEQRING_DEFAULT_DEVICE);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		fprintf(f, "%s  %s%s%s\n      %s\n", i ? "\n" : "",
+			commands[i].name, *commands[i].synopsis ? " " : "",
+			commands[i].synopsis, commands[i].summary);
+		print_indented(f, "    ", commands[i].options);
+	}
+	fprintf(f,
+		"\n"
+		"Exit status: 0 success, 1 failure, 2 usage error.\n"
+		"See seqringctl(8).\n");
+}
+
+/* Output that cannot be written is a failure, not a silent success. */
+static int finish(int status)
+{
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "seqringctl: stdout: write error: %s\n",
+			strerror(errno ? errno : EIO));
+		return EXIT_FAILURE;
+	}
+	return status;
+}
+
+static const struct option main_options[] = {
+	{ "device",	required_argument,	NULL,	'd' },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+int main(int argc, char **argv)
+{
+	const char *device = SEQRING_DEFAULT_DEVICE;
+	const struct command *cmd = NULL;
+	size_t i;
+	int opt;
+
+	snprintf(prog_name, sizeof(prog_name), "seqringctl");
+	argv[0] = prog_name;
+	while ((opt = getopt_long(argc, argv, "+d:h",
+				  main_options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			device = optarg;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return finish(EXIT_SUCCESS);
+		default:
+			return usage_hint(NULL);
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "seqringctl: missing COMMAND\n");
+		return usage_hint(NULL);
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[optind], commands[i].name))
+			cmd = &commands[i];
+	if (!cmd) {
+		fprintf(stderr, "seqringctl: unknown command '%s'\n",
+			argv[optind]);
+		return usage_hint(NULL);
+	}
+
+	/* The command parses its own options, from its own argv[1]. */
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	snprintf(prog_name, sizeof(prog_name), "seqringctl %s", cmd->name);
+	argv[0] = prog_name;
+	return finish(cmd->run(cmd, device, argc, argv));
+}
