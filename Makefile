@@ -52,6 +52,25 @@ help:
 deps:
 	tests/vm/deps.sh
 
+# checkpatch.pl is not in the headers package; take it (and the data files
+# it reads) from Debian's kernel source tarball. sparse runs through kbuild.
+KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
+CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
+LINT_FILES := $(wildcard driver/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
+		tests/kunit/*.[ch]) include/uapi/linux/seqring.h
+
+$(CHECKPATCH):
+	@test -f $(KSRC_TAR) || apt-get install -y --no-install-recommends linux-source-6.1
+	mkdir -p build/checkpatch
+	tar -xf $(KSRC_TAR) -C build/checkpatch --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+
+lint: $(CHECKPATCH)
+	$(CHECKPATCH) --strict --no-tree --quiet -f $(LINT_FILES)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee build/lint.log
+	@! grep -E 'warning:|error:' build/lint.log
+
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 check: deps
 	$(MAKE) all
