@@ -1,0 +1,214 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest test runner, installed as /tests/run in the VM (busybox ash).
+#
+#   /tests/run MODE
+#
+# MODE demo: runs /tests/demo.sh, output as is.
+# Any other MODE (check, and later stress, bench, ...): runs every
+# /tests/MODE/*.sh in sort order and merges their TAP output into one TAP
+# stream on stdout:
+#   - each script's "ok I - desc" / "not ok I - desc" becomes
+#     "ok M - SCRIPT: desc" with M counting across all scripts (SCRIPT is the
+#     basename without .sh); "# SKIP"/"# TODO" directives are kept;
+#   - comment lines ("# expected X, got Y") are kept; any other output of a
+#     script (stderr, stray prints) is turned into a "# " comment;
+#   - the runner adds "not ok M - SCRIPT: ..." when a script
+#       * prints no plan, or a number of results different from its plan,
+#       * exits non-zero without having reported a failure,
+#       * runs longer than the per-script timeout (it is then killed),
+#       * leaves seqring/sequence loaded and they cannot be removed;
+#     a script whose plan is "1..0 # SKIP reason" gives one skipped result;
+#   - the stream ends with the plan "1..M".
+# Exit status: 0 if no "not ok" was printed, 1 otherwise.
+#
+# Each script runs as root with /bin/sh, in its own session (so the whole
+# process group can be killed), stdin /dev/null, cwd a fresh empty directory
+# that is also $TMPDIR, and in its environment:
+#   PATH             /tests/bin first (the test programs), then the system
+#   SEQRING_TESTS    /tests      (lib.sh is /tests/lib.sh)
+#   SEQRING_MODULES  /modules    (seqring.ko, sequence.ko)
+#   SEQRING_MODE     the mode
+# Tunables (from the kernel command line via /init):
+#   SEQRING_VM_TIMEOUT  per-script timeout in seconds (default 120)
+#   SEQRING_VM_FILTER   shell glob; only scripts whose basename matches run
+
+mode=${1:-check}
+tests=/tests
+tmo=${SEQRING_VM_TIMEOUT:-120}
+filter=${SEQRING_VM_FILTER:-*}
+case $tmo in '' | *[!0-9]*) tmo=120 ;; esac
+
+PATH=$tests/bin:/usr/sbin:/usr/bin:/sbin:/bin
+SEQRING_TESTS=$tests
+SEQRING_MODULES=/modules
+SEQRING_MODE=$mode
+export PATH SEQRING_TESTS SEQRING_MODULES SEQRING_MODE
+
+if [ "$mode" = demo ]; then
+	cd /tmp || exit 1
+	exec timeout "$tmo" sh "$tests/demo.sh"
+fi
+
+work=$(mktemp -d /tmp/run.XXXXXX) || exit 1
+n=0        # results emitted so far in the merged stream
+nfail=0    # "not ok" emitted so far
+
+# emit STATUS DESC: print one result of the merged stream.
+emit() {
+	n=$((n + 1))
+	echo "$1 $n - $2"
+	[ "$1" = ok ] || nfail=$((nfail + 1))
+}
+
+# tap_filter NAME < script output
+# Renumbers the script's results (starting after $n) until end of input and
+# leaves in globals: m (last number used), seen (results the script printed),
+# failed (its "not ok" results, TODO excluded), plan (its plan count, or
+# empty) and skipall (the directive of a "1..0 # SKIP reason" plan).
+tap_filter() {
+	name=$1
+	m=$n seen=0 failed=0 plan='' skipall=''
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in
+		"ok" | "ok "* | "not ok" | "not ok "*)
+			case $line in
+			not*) st="not ok" rest=${line#not ok} ;;
+			*) st=ok rest=${line#ok} ;;
+			esac
+			rest=${rest# }
+			num=${rest%%[!0-9]*}
+			rest=${rest#"$num"}
+			rest=${rest# }
+			rest=${rest#- }
+			m=$((m + 1))
+			seen=$((seen + 1))
+			echo "$st $m - $name${rest:+: $rest}"
+			if [ "$st" != ok ]; then
+				case $rest in
+				*"# TODO"* | *"# todo"*) ;;
+				*) failed=$((failed + 1)) ;;
+				esac
+			fi
+			;;
+		1..*)
+			plan=${line#1..}
+			plan=${plan%%[!0-9]*}
+			case $line in
+			*"#"*) skipall=${line#*#} ;;
+			esac
+			;;
+		"Bail out!"*)
+			m=$((m + 1))
+			failed=$((failed + 1))
+			echo "not ok $m - $name: $line"
+			;;
+		"TAP version"* | "")
+			;;
+		"#"*)
+			echo "$line"
+			;;
+		*)
+			echo "# $line"
+			;;
+		esac
+	done
+}
+
+# watchdog PID SECS FLAGFILE: kill process group PID after SECS seconds
+# (TERM, then KILL), creating FLAGFILE first. Once PID has exited, kill what
+# is left of its group right away (background jobs a script forgot), so the
+# pipe to tap_filter reaches end of file.
+watchdog() {
+	i=0
+	while :; do
+		state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+		if [ -z "$state" ] || [ "$state" = Z ]; then
+			kill -KILL -- "-$1" 2>/dev/null
+			return
+		fi
+		if [ "$i" -ge "$2" ]; then
+			: >"$3"
+			kill -TERM -- "-$1" 2>/dev/null
+			sleep 5
+			kill -KILL -- "-$1" 2>/dev/null
+			return
+		fi
+		sleep 1
+		i=$((i + 1))
+	done
+}
+
+# unload_leftovers NAME: remove modules a script left loaded.
+unload_leftovers() {
+	for mod in seqring sequence; do
+		grep -q "^$mod " /proc/modules || continue
+		echo "# $1: $mod still loaded after the script; removing it"
+		/bin/rmmod "$mod" 2>&1 | sed 's/^/# /' # kmod's, not the applet
+		if grep -q "^$mod " /proc/modules; then
+			emit "not ok" "$1: $mod left loaded and rmmod failed"
+		fi
+	done
+}
+
+echo "TAP version 13"
+found=0
+for script in "$tests/$mode"/*.sh; do
+	[ -f "$script" ] || continue
+	name=${script##*/}
+	name=${name%.sh}
+	# shellcheck disable=SC2254 # the filter is a glob on purpose
+	case $name in $filter) ;; *) continue ;; esac
+	found=$((found + 1))
+
+	dir=$work/$name
+	mkdir -p "$dir"
+	fifo=$work/$name.fifo
+	flag=$work/$name.timedout
+	mkfifo "$fifo"
+	echo "# $name"
+	start=$(date +%s)
+
+	# setsid: the script becomes leader of a new process group (a
+	# background job of a non-interactive shell is not a group leader, so
+	# setsid execs in place and $! is that group's id).
+	(cd "$dir" && TMPDIR=$dir && export TMPDIR && exec setsid sh "$script") \
+		>"$fifo" 2>&1 </dev/null &
+	spid=$!
+	watchdog "$spid" "$tmo" "$flag" &
+	wpid=$!
+	tap_filter "$name" <"$fifo"
+	wait "$spid"
+	rc=$?
+	# The script is gone and its output closed; stop the watchdog and
+	# anything left in the script's process group.
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+	kill -KILL -- "-$spid" 2>/dev/null
+	secs=$(($(date +%s) - start))
+
+	n=$m
+	nfail=$((nfail + failed))
+	if [ -e "$flag" ]; then
+		emit "not ok" "$name: timed out after ${tmo}s (killed)"
+	elif [ "$plan" = 0 ] && [ "$seen" -eq 0 ] && [ "$rc" -eq 0 ]; then
+		emit ok "$name # SKIP${skipall# SKIP}"
+	elif [ -z "$plan" ]; then
+		emit "not ok" "$name: no TAP plan line (1..N) printed, exit status $rc"
+	elif [ "$plan" -ne "$seen" ]; then
+		emit "not ok" "$name: planned $plan tests but ran $seen, exit status $rc"
+	elif [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+		emit "not ok" "$name: exited with status $rc"
+	fi
+	echo "# $name: exit status $rc, ${secs}s"
+	unload_leftovers "$name"
+	rm -f "$fifo"
+done
+
+if [ "$found" -eq 0 ]; then
+	emit "not ok" "no test scripts in $tests/$mode matching '$filter'"
+fi
+echo "1..$n"
+rm -rf "$work"
+[ "$nfail" -eq 0 ]

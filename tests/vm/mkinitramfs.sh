@@ -1,0 +1,226 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh OUT MODE
+#
+# Build the test VM's root filesystem: a gzip'd newc cpio archive that the
+# kernel unpacks into its initial rootfs and runs /init from. The tree is
+# staged in build/vm/initramfs-MODE/ (wiped every time) and packed into OUT.
+#
+# Guest layout (see also tests/vm/init and tests/vm/guest-run.sh):
+#   /bin/busybox + a symlink per applet     (/bin/sh is busybox ash)
+#   /bin/kmod + insmod rmmod lsmod modprobe modinfo depmod symlinks
+#   /usr/bin/udevadm, /lib/systemd/systemd-udevd (symlink: udevadm is a
+#       multi-call binary) and every library ldd lists for them and kmod
+#   /etc/udev/rules.d/60-seqring.rules
+#   /etc/passwd /etc/group /etc/shadow /etc/nsswitch.conf
+#   /modules/seqring.ko /modules/sequence.ko
+#   /usr/bin/seqringctl
+#   /tests/lib.sh /tests/MODE/*.sh /tests/bin/<test programs>
+#   the programs named in tests/MODE/binaries.txt, with their libraries
+#   /tests/run (guest runner) /tests/demo.sh /init
+#
+# Required inputs: the two modules, the tool and the udev rule; a missing one
+# is an error. Optional: tests/lib.sh, tests/MODE/, tests/progs/ programs.
+# For testing the harness itself the required inputs can be taken from
+# elsewhere: SEQRING_KO_DIR (dir with both .ko files, default repo root),
+# SEQRINGCTL (default tools/seqringctl), SEQRING_RULES (default
+# udev-rules/60-seqring.rules), and SEQRING_TIER_DIR replaces tests/MODE/.
+
+set -eu
+
+usage() {
+	echo "usage: $0 OUT MODE" >&2
+	exit 2
+}
+[ $# -eq 2 ] || usage
+out=$1
+mode=$2
+case $mode in
+*[!a-z0-9_-]* | "") echo "mkinitramfs: bad mode '$mode'" >&2; exit 2 ;;
+esac
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$root/tests/vm
+ko_dir=${SEQRING_KO_DIR:-$root}
+ctl=${SEQRINGCTL:-$root/tools/seqringctl}
+rules=${SEQRING_RULES:-$root/udev-rules/60-seqring.rules}
+tier=${SEQRING_TIER_DIR:-$root/tests/$mode}
+
+die() {
+	echo "mkinitramfs: $*" >&2
+	exit 1
+}
+
+# --- required inputs --------------------------------------------------------
+for f in "$ko_dir/seqring.ko" "$ko_dir/sequence.ko"; do
+	[ -f "$f" ] || die "missing $f (run 'make modules')"
+done
+[ -x "$ctl" ] || die "missing $ctl (run 'make tool')"
+[ -f "$rules" ] || die "missing udev rule $rules"
+busybox=/bin/busybox
+[ -x $busybox ] || die "missing $busybox (apt-get install busybox-static)"
+kmod=$(command -v kmod) || die "missing kmod (apt-get install kmod)"
+udevadm=$(command -v udevadm) || die "missing udevadm (apt-get install udev)"
+
+# --- staging tree -----------------------------------------------------------
+stage=$root/build/vm/initramfs-$mode
+rm -rf "$stage"
+mkdir -p "$stage"
+cd "$stage"
+mkdir -p bin sbin usr/bin usr/sbin lib lib64 lib/systemd lib/udev/rules.d \
+	 etc/udev/rules.d proc sys dev tmp run root home var mnt \
+	 modules tests/bin
+ln -s ../run var/run
+
+# busybox: relative symlinks for every applet, all in /bin. (Running
+# `busybox --install -s` would point the links at the host's path of the
+# binary, which is not the path inside the guest.)
+cp $busybox bin/busybox
+for applet in $(bin/busybox --list); do
+	[ -e "bin/$applet" ] || ln -s busybox "bin/$applet"
+done
+
+# Copy a dynamically linked program plus the libraries ldd lists for it
+# (including the dynamic loader) to the same paths in the guest.
+copy_with_libs() {
+	src=$1
+	dst=$2
+	cp -L "$src" ".$dst"
+	ldd "$src" | while read -r a b c _; do
+		# "libx.so => /lib/.../libx.so (0x..)" or "/lib64/ld-linux... (0x..)"
+		if [ "$b" = "=>" ] && [ "${c#/}" != "$c" ]; then
+			lib=$c
+		elif [ "${a#/}" != "$a" ]; then
+			lib=$a
+		else
+			continue # linux-vdso.so.1 and the like
+		fi
+		if [ ! -e ".$lib" ]; then
+			mkdir -p ".$(dirname "$lib")"
+			cp -L "$lib" ".$lib"
+		fi
+	done
+}
+
+# kmod: the real module tools (busybox's insmod/rmmod differ in details).
+# They replace the busybox links of the same names. Note that busybox ash
+# still runs its own applet for a bare "insmod" in a script (it prefers
+# applets to PATH); kmod's are reached as /bin/insmod, /bin/rmmod, ...
+copy_with_libs "$kmod" /bin/kmod
+for t in insmod rmmod lsmod modprobe modinfo depmod; do
+	ln -sf kmod "bin/$t"
+done
+
+# udev: systemd-udevd is udevadm invoked under another name.
+copy_with_libs "$udevadm" /usr/bin/udevadm
+ln -s ../../usr/bin/udevadm lib/systemd/systemd-udevd
+cp "$rules" etc/udev/rules.d/60-seqring.rules
+# Log to the kernel log (ttyS0) at info level so rule problems are visible.
+printf 'udev_log=info\n' >etc/udev/udev.conf
+
+# Users and groups the tests rely on. glibc (used by udevd to resolve
+# GROUP="seqring") reads these through nsswitch "files".
+cat >etc/passwd <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+tester:x:1000:1000:tester:/home/tester:/bin/sh
+member:x:1001:1001:member:/home/member:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+cat >etc/group <<'EOF'
+root:x:0:
+tester:x:1000:
+member:x:1001:
+seqring:x:990:member
+nogroup:x:65534:
+EOF
+cat >etc/shadow <<'EOF'
+root:*:1::::::
+tester:*:1::::::
+member:*:1::::::
+nobody:*:1::::::
+EOF
+chmod 600 etc/shadow
+cat >etc/nsswitch.conf <<'EOF'
+passwd: files
+group: files
+shadow: files
+hosts: files
+EOF
+printf 'seqring-vm\n' >etc/hostname
+printf '127.0.0.1 localhost seqring-vm\n' >etc/hosts
+: >etc/fstab
+# The mode baked into this image; the kernel command line can override it.
+printf '%s\n' "$mode" >etc/seqring-vm.mode
+
+# The kernel opens /dev/console for init before /init mounts devtmpfs;
+# creating the node needs root (the harness runs as root; /init copes
+# without it).
+if [ "$(id -u)" -eq 0 ]; then
+	mknod -m 600 dev/console c 5 1
+	mknod -m 666 dev/null c 1 3
+fi
+
+# --- the project's pieces ---------------------------------------------------
+cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" modules/
+cp "$ctl" usr/bin/seqringctl
+
+cp "$vm/init" init
+cp "$vm/guest-run.sh" tests/run
+cp "$vm/demo.sh" tests/demo.sh
+[ -f "$root/tests/lib.sh" ] && cp "$root/tests/lib.sh" tests/lib.sh
+
+# The tier's scripts: tests/check/*.sh for MODE check, tests/stress/*.sh for
+# MODE stress, ... A missing tier is reported by the guest runner, not here.
+if [ -d "$tier" ]; then
+	mkdir -p "tests/$mode"
+	for s in "$tier"/*.sh; do
+		[ -f "$s" ] && cp "$s" "tests/$mode/"
+	done
+fi
+
+# Extra host programs a tier needs (e.g. stress-ng and trinity for MODE
+# stress): tests/MODE/binaries.txt names one program per line (a path or a
+# name looked up in PATH; "#" starts a comment). Each is copied to the same
+# path in the guest with the libraries ldd lists; a missing one is an error
+# (tests/vm/deps.sh installs them).
+if [ -f "$tier/binaries.txt" ]; then
+	sed 's/#.*//' "$tier/binaries.txt" | while read -r prog _; do
+		[ -n "$prog" ] || continue
+		path=$(command -v "$prog") ||
+			die "missing $prog listed in $tier/binaries.txt (run 'make deps')"
+		mkdir -p ".$(dirname "$path")"
+		copy_with_libs "$path" "$path"
+	done
+fi
+
+# Test programs: every executable regular file in tests/progs/.
+if [ -d "$root/tests/progs" ]; then
+	for p in "$root/tests/progs"/*; do
+		if [ ! -f "$p" ] || [ ! -x "$p" ]; then
+			continue
+		fi
+		cp "$p" tests/bin/
+		# The guest has only the libraries copied above; a dynamically
+		# linked program (notably a 32-bit one) will not run there.
+		if head -c 4 "$p" | grep -q ELF && ldd "$p" >/dev/null 2>&1; then
+			echo "mkinitramfs: warning: tests/progs/${p##*/} is" \
+			     "dynamically linked; link it -static" >&2
+		fi
+	done
+fi
+
+chmod 755 init tests/run tests/demo.sh usr/bin/seqringctl
+[ -d "tests/$mode" ] && chmod 644 "tests/$mode"/* 2>/dev/null
+[ -f tests/lib.sh ] && chmod 644 tests/lib.sh
+
+# --- pack -------------------------------------------------------------------
+# Sorted names and -R 0:0 make the archive independent of who built it and of
+# directory order. (Files under build/ keep the builder's ownership; in the
+# guest everything belongs to root.)
+mkdir -p "$(dirname "$out")"
+find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --quiet | gzip -6n >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: $out ($(du -k "$out" | cut -f1) KiB, mode $mode)"

@@ -1,0 +1,263 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh MODE - boot the test VM and run one tier of tests (host side).
+#
+#   tests/vm/run.sh check    the check tier (tests/check/*.sh), as TAP
+#   tests/vm/run.sh demo     show the driver at work (tests/vm/demo.sh)
+#   tests/vm/run.sh MODE     any other tier tests/MODE/*.sh, like check
+#
+# Builds build/vm/initramfs-MODE.cpio.gz (mkinitramfs.sh), boots KERNEL in
+# QEMU with pure emulation (tcg: KVM is not used), and collects two logs:
+#   build/vm/console.log   ttyS0: kernel messages and /init diagnostics
+#   build/vm/tap.log       ttyS1: the guest runner's output
+# (copies are kept as build/vm/MODE-console.log and build/vm/MODE-tap.log).
+#
+# TAP modes print the guest's TAP stream, then host-side results: the
+# kernel log must be free of Oops/BUG/WARNING/panic/lockup/KASAN/UBSAN/
+# lockdep reports, the VM must finish in time, and the stream must be
+# complete (plan line present, as many results as planned). Then the plan of
+# the merged stream, and as the last line:
+#   N passed, N failed              or   N passed, N failed, N skipped
+# ("not ok ... # TODO" counts as skipped). Exit status 0 iff nothing failed.
+# On failure the last 80 lines of the console log are shown before it.
+#
+# Demo mode prints the guest output; exit status is the demo script's, or
+# 1 if the VM did not finish or the kernel log has a report.
+#
+# Environment:
+#   KERNEL             image to boot (default /boot/vmlinuz-$(tests/vm/kver.sh))
+#   VM_MEM             guest memory in MiB (default 1024)
+#   VM_SMP             guest CPUs (default 2)
+#   VM_TIMEOUT         seconds before the whole VM is killed (default 600)
+#   VM_SCRIPT_TIMEOUT  seconds each guest script may run (default 120)
+#   VM_FILTER          glob: run only guest scripts whose name matches
+#   VM_APPEND          extra kernel command line arguments
+#   VM_PVH             0: boot KERNEL as is, not its extracted vmlinux
+#   (and SEQRING_KO_DIR, SEQRINGCTL, SEQRING_RULES, SEQRING_TIER_DIR:
+#   see mkinitramfs.sh)
+
+set -u
+
+mode=${1:-}
+if [ -z "$mode" ] || [ $# -ne 1 ]; then
+	echo "usage: $0 MODE   (check, demo, ...)" >&2
+	exit 2
+fi
+
+# A relative KERNEL is relative to the caller's directory.
+case ${KERNEL:-} in "" | /*) ;; *) KERNEL=$PWD/$KERNEL ;; esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+out=build/vm
+mkdir -p "$out"
+
+# One VM at a time per work tree: runs share build/vm/ (initramfs staging,
+# logs). A second run waits here for the first to finish.
+exec 9>"$out/.lock"
+if ! flock -n 9; then
+	echo "run.sh: waiting for another tests/vm/run.sh in this tree" >&2
+	flock 9
+fi
+
+if [ -z "${KERNEL:-}" ]; then
+	kver=$(tests/vm/kver.sh) || {
+		echo "run.sh: no kernel image with matching headers; run 'make deps'" >&2
+		exit 1
+	}
+	KERNEL=/boot/vmlinuz-$kver
+fi
+[ -r "$KERNEL" ] || { echo "run.sh: cannot read kernel image $KERNEL" >&2; exit 1; }
+
+vm_timeout=${VM_TIMEOUT:-600}
+script_timeout=${VM_SCRIPT_TIMEOUT:-120}
+
+initrd=$out/initramfs-$mode.cpio.gz
+tests/vm/mkinitramfs.sh "$initrd" "$mode" || exit 1
+
+# Modules built for another kernel would only fail later, inside the VM,
+# with a terse "Invalid module format"; say it here.
+case ${KERNEL##*/} in
+vmlinuz-*)
+	kv=${KERNEL##*/vmlinuz-}
+	for m in "${SEQRING_KO_DIR:-.}"/seqring.ko "${SEQRING_KO_DIR:-.}"/sequence.ko; do
+		magic=$(modinfo -F vermagic "$m" 2>/dev/null)
+		if [ "${magic%% *}" != "$kv" ]; then
+			echo "run.sh: $m is built for '${magic%% *}' but the VM boots $kv;" \
+			     "run 'make clean all'" >&2
+			exit 1
+		fi
+	done
+	;;
+esac
+
+# Booting a compressed bzImage under tcg spends seconds in the kernel's own
+# decompressor. When the image holds an xz or gzip vmlinux with a PVH entry
+# point (Xen ELF note 18, CONFIG_PVH=y, as in Debian's kernels), QEMU can
+# boot that ELF file directly instead; it is extracted once and cached in
+# build/vm/. Any other image is booted as it is. VM_PVH=0 disables this.
+boot_image() {
+	local img=$1 key cache off magic unpack
+	key=$(stat -L -c '%s-%Y' "$img") || return 1
+	cache=$out/vmlinux-${img##*/}-$key
+	if [ ! -e "$cache" ]; then
+		rm -f "$out"/vmlinux-"${img##*/}"-*
+		for magic in xz gzip; do
+			case $magic in
+			xz) off='\xfd7zXZ\x00' unpack='xz -dc --single-stream' ;;
+			gzip) off='\x1f\x8b\x08\x00' unpack='gzip -dc' ;;
+			esac
+			off=$(LC_ALL=C grep -obUaP "$off" "$img" 2>/dev/null | head -n 1)
+			off=${off%%:*}
+			[ -n "$off" ] || continue
+			# The compressed kernel is followed by other data: stop at
+			# the end of the first stream, ignore what follows (gzip
+			# complains about it; the result is checked below).
+			tail -c +$((off + 1)) "$img" | $unpack >"$cache.tmp" 2>/dev/null
+			if [ "$(head -c 4 "$cache.tmp")" = $'\x7fELF' ] &&
+			   readelf -n "$cache.tmp" 2>/dev/null |
+			   grep -qE 'Xen.*note type: \(0x00000012\)|PHYS32_ENTRY'; then
+				mv "$cache.tmp" "$cache"
+				break
+			fi
+			rm -f "$cache.tmp"
+		done
+		[ -e "$cache" ] || : >"$cache" # empty: not bootable through PVH
+	fi
+	if [ -s "$cache" ]; then echo "$cache"; else echo "$img"; fi
+}
+boot=$KERNEL
+[ "${VM_PVH:-1}" = 0 ] || boot=$(boot_image "$KERNEL") || boot=$KERNEL
+
+console=$out/console.log
+tap=$out/tap.log
+rm -f "$console" "$tap"
+
+append="console=ttyS0,115200 panic=-1 loglevel=7 seqringvm.mode=$mode"
+append+=" seqringvm.timeout=$script_timeout"
+[ -n "${VM_FILTER:-}" ] && append+=" seqringvm.filter=$VM_FILTER"
+[ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
+
+echo "run.sh: booting $boot (mode $mode, timeout ${vm_timeout}s)" >&2
+start=$(date +%s)
+# -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU.
+# -nodefaults: no NIC, VGA or option ROMs to emulate and load.
+timeout -k 10 "$vm_timeout" qemu-system-x86_64 \
+	-accel tcg -smp "${VM_SMP:-2}" -m "${VM_MEM:-1024}" \
+	-nodefaults -no-user-config -display none -no-reboot \
+	-kernel "$boot" -initrd "$initrd" -append "$append" \
+	-serial "file:$console" -serial "file:$tap" </dev/null
+qemu_rc=$?
+secs=$(($(date +%s) - start))
+echo "run.sh: VM ran ${secs}s, qemu exit status $qemu_rc" >&2
+touch "$console" "$tap"
+cp "$console" "$out/$mode-console.log"
+cp "$tap" "$out/$mode-tap.log"
+
+# Headers of the reports the kernel prints when something went wrong
+# (case-sensitive: "KASAN"/"UBSAN" are report headers, the boot messages of
+# those features are spelled differently). Lockdep and KASAN reports also
+# start with WARNING:/BUG:. A bare "Call Trace:" is deliberately not matched:
+# fault injection (failslab, fail_page_alloc) prints stack dumps on purpose.
+kernel_report_re='Oops|BUG:|WARNING:|Kernel panic|kernel BUG|general protection fault|'
+kernel_report_re+='soft lockup|hard LOCKUP|rcu.*detected stalls|blocked for more than|'
+kernel_report_re+='KASAN|UBSAN|possible circular locking|inconsistent lock state|'
+kernel_report_re+='possible recursive locking|suspicious RCU usage|bad unlock balance|'
+kernel_report_re+='lockdep is turned off|suspected memory leak|list_(add|del) corruption|usercopy:'
+
+# The console log as text: no CRs, no terminal escapes (the BIOS prints some
+# in front of the first kernel line).
+console_text() {
+	sed -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' "$console"
+}
+
+kernel_reports() {
+	console_text | grep -aE "$kernel_report_re" | grep -avE '^(\[ *[0-9.]+\] )?seqring-vm: '
+}
+
+show_console_tail() {
+	echo "# ----- last 80 lines of $console -----"
+	console_text | tail -n 80 | sed 's/^/# /'
+	echo "# ----- end of $console -----"
+}
+
+if [ "$mode" = demo ]; then
+	tr -d '\r' <"$tap"
+	status=$(console_text | sed -n 's/.*seqring-vm: runner finished: mode=[^ ]* status=\([0-9]*\).*/\1/p' | tail -n 1)
+	reports=$(kernel_reports)
+	if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+		echo "run.sh: the VM did not finish within ${vm_timeout}s" >&2
+		status=1
+	elif [ -z "$status" ]; then
+		echo "run.sh: the guest did not report the end of the demo" >&2
+		status=1
+	fi
+	if [ -n "$reports" ]; then
+		echo "run.sh: the kernel log has reports:" >&2
+		echo "$reports" | head -n 20 >&2
+		status=1
+	fi
+	[ "$status" -eq 0 ] || show_console_tail >&2
+	exit "$status"
+fi
+
+# --- TAP modes ---------------------------------------------------------------
+passed=0 failed=0 skipped=0 count=0 plan=
+while IFS= read -r line; do
+	case $line in
+	"ok "* | "not ok "*)
+		count=$((count + 1))
+		case $line in
+		"ok "*"# SKIP"* | "ok "*"# skip"* | "not ok "*"# TODO"* | "not ok "*"# todo"*)
+			skipped=$((skipped + 1)) ;;
+		"ok "*) passed=$((passed + 1)) ;;
+		*) failed=$((failed + 1)) ;;
+		esac
+		echo "$line"
+		;;
+	1..*)
+		plan=${line#1..}
+		plan=${plan%%[!0-9]*}
+		;;
+	*)
+		echo "$line"
+		;;
+	esac
+done < <(tr -d '\r' <"$tap")
+
+# host_result STATUS DESC: one more result in the merged stream.
+host_result() {
+	count=$((count + 1))
+	echo "$1 $count - host: $2"
+	if [ "$1" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+guest_count=$count
+if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+	host_result "not ok" "VM finished within ${vm_timeout}s (killed; set VM_TIMEOUT)"
+elif [ "$qemu_rc" -ne 0 ]; then
+	host_result "not ok" "qemu exited with status $qemu_rc"
+fi
+if [ -z "$plan" ]; then
+	host_result "not ok" "guest TAP stream complete (no plan line; $guest_count results)"
+elif [ "$plan" -ne "$guest_count" ]; then
+	host_result "not ok" "guest ran its plan (planned $plan, got $guest_count)"
+fi
+reports=$(kernel_reports)
+if [ -z "$reports" ]; then
+	host_result ok "kernel log has no Oops/BUG/WARNING/panic/lockup/KASAN/UBSAN/lockdep reports"
+else
+	host_result "not ok" "kernel log has no Oops/BUG/WARNING/panic/lockup/KASAN/UBSAN/lockdep reports"
+	echo "$reports" | head -n 20 | sed 's/^/# /'
+fi
+echo "1..$count"
+
+if [ "$failed" -ne 0 ]; then
+	show_console_tail
+fi
+if [ "$skipped" -ne 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
