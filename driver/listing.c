@@ -89,7 +89,11 @@ static int seqring_listing_show(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, "", m->index);
 	seq_put_decimal_ull(m, " ", r->timestamp_ns);
 	seq_put_decimal_ull(m, " ", r->channel);
-	seq_put_decimal_ll(m, " ", r->value);
+	/* 6.1's seq_put_decimal_ll() prints S64_MIN as "-0": negate in u64. */
+	if (r->value < 0)
+		seq_put_decimal_ull(m, " -", -(u64)r->value);
+	else
+		seq_put_decimal_ull(m, " ", r->value);
 	seq_putc(m, ' ');
 	seqring_seq_escape(m, r->label);
 	seq_putc(m, '\n');
