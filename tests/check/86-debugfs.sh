@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# debugfs /sys/kernel/debug/seqring/{stats,clients,readings}: stats agree
+# with the spec and GET_STATS, clients lists every open file of /dev/seqring
+# with its process, path and push count, readings equals /proc/seqring.
+
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "${SEQRING_TESTS:-/tests}/lib.sh"
+
+plan 22
+
+KEYS="capacity count total dropped cleared oldest_seq newest_seq record_size ring_bytes clients"
+CMP_KEYS="capacity count total dropped cleared oldest_seq newest_seq"
+
+# clients_lines: the clients file without its header.
+clients_lines() {
+	sed 1d "$DEBUGFS/clients"
+}
+
+check_load "load seqring.ko capacity=8" capacity=8
+if ! grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+fi
+check "debugfs has seqring/stats, clients and readings" \
+	test -r "$DEBUGFS/stats" -a -r "$DEBUGFS/clients" -a -r "$DEBUGFS/readings"
+
+got=$(awk -F': ' '{ print $1 }' "$DEBUGFS/stats" | sort | words)
+exp=$(for k in $KEYS; do echo "$k"; done | sort | words)
+is "$exp" "$got" "stats has each key once: $KEYS"
+is 0 "$(grep -Evc '^[a-z_]+: [0-9]+$' "$DEBUGFS/stats")" "every stats line is 'key: decimal'"
+
+push 12
+"$BIN/clear_ring"
+push 3 -v 13
+vals=$(for k in $CMP_KEYS; do debugfs_stat "$k"; done | words)
+is "8 3 15 4 8 13 15" "$vals" \
+	"12 pushes, CLEAR, 3 pushes: capacity 8 count 3 total 15 dropped 4 cleared 8 oldest 13 newest 15"
+"$BIN/getstats" >"$T/stats"
+gs=$(for k in $CMP_KEYS; do awk -F': ' -v k="$k" '$1 == k { print $2 }' "$T/stats"; done | words)
+is "$gs" "$vals" "debugfs stats equal GET_STATS for $CMP_KEYS"
+
+is "# PID COMM PATH PUSHED" "$(head -n 1 "$DEBUGFS/clients")" "clients starts with its header"
+is "" "$(clients_lines)" "nobody has /dev/seqring open: no client lines"
+is 0 "$(debugfs_stat clients)" "... and stats clients is 0"
+
+if start_holder "$T/h1" -n 4 "$DEV"; then
+	p1=$HOLDER_PID
+	is "$p1 hold_open /dev/seqring 4" "$(clients_lines | grep "^$p1 ")" \
+		"a process holding /dev/seqring after 4 pushes: 'PID hold_open /dev/seqring 4'"
+else
+	p1=none
+	not_ok "a process holding /dev/seqring after 4 pushes: 'PID hold_open /dev/seqring 4'" \
+		"hold_open did not start"
+fi
+is 1 "$(debugfs_stat clients)" "... and stats clients is 1"
+
+path2=/dev/seqring0
+[ -e "$path2" ] || { diag "no /dev/seqring0 symlink, opening $DEV instead"; path2=$DEV; }
+if start_holder "$T/h2" -r "$path2"; then
+	p2=$HOLDER_PID
+	is "$p2 hold_open /dev/seqring 0" "$(clients_lines | grep "^$p2 ")" \
+		"an O_RDONLY opener through $path2 is listed with path /dev/seqring and 0 pushed"
+else
+	p2=none
+	not_ok "an O_RDONLY opener through $path2 is listed with path /dev/seqring and 0 pushed" \
+		"hold_open did not start"
+fi
+is 2 "$(debugfs_stat clients)" "with two openers stats clients is 2"
+is 2 "$(clients_lines | wc -l)" "... and there are two client lines"
+
+push 2 -v 100
+is "$p1 hold_open /dev/seqring 4" "$(clients_lines | grep "^$p1 ")" \
+	"pushes through another fd do not count for the holder"
+
+cp "$BIN/hold_open" "$T/hold open"
+if HOLD_PROG="$T/hold open" start_holder "$T/h3" -n 1 "$DEV"; then
+	p3=$HOLDER_PID
+	is "$p3 hold\\040open /dev/seqring 1" "$(clients_lines | grep "^$p3 ")" \
+		"a command name with a space is escaped as \\040"
+	stop_pid "$p3"
+else
+	not_ok "a command name with a space is escaped as \\040" "hold_open did not start"
+fi
+
+[ "$p1" != none ] && stop_pid "$p1"
+[ "$p2" != none ] && stop_pid "$p2"
+is "" "$(clients_lines)" "after the holders exit there are no client lines"
+is 0 "$(debugfs_stat clients)" "... and stats clients is 0"
+
+cat "$DEBUGFS/readings" >"$T/dbg"
+cat "$PROC" >"$T/proc"
+same_file "$T/proc" "$T/dbg" "debugfs readings equals /proc/seqring"
+push 20 -v 200 -l over
+cat "$DEBUGFS/readings" >"$T/dbg"
+cat "$PROC" >"$T/proc"
+same_file "$T/proc" "$T/dbg" "... also after the ring overwrote itself"
+
+check_unload "rmmod seqring"
+check_fails "the debugfs directory is gone after rmmod" test -e "$DEBUGFS"
+done_testing

@@ -1,0 +1,363 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP helpers for the seqring guest tests (busybox ash). Modelled on the
+# kernel's tools/testing/selftests/kselftest.h: a plan, one result line per
+# test, "# " diagnostics saying what was expected and what was got, skips
+# with a reason, exit status 0 only if nothing failed.
+#
+# Use:	. /tests/lib.sh
+#	plan 3
+#	load_seqring capacity=8
+#	is 8 "$(attr capacity)" "sysfs capacity is the module parameter"
+#	...
+#	done_testing
+#
+# Checks (is, isnt, like, check, check_fails, same_file) return 0 when the
+# test passed and 1 when it failed, so a script can skip what depends on it.
+
+# shellcheck disable=SC2034 # constants for the scripts that source this
+TESTS_DIR=${TESTS_DIR:-${SEQRING_TESTS:-/tests}}
+BIN=${BIN:-$TESTS_DIR/bin}
+MODDIR=${MODDIR:-${SEQRING_MODULES:-/modules}}
+DEV=/dev/seqring
+PROC=/proc/seqring
+SYSFS=/sys/class/misc/seqring
+PARAM=/sys/module/seqring/parameters/capacity
+DEBUGFS=/sys/kernel/debug/seqring
+HEADER='# SEQ TIMESTAMP_NS CHANNEL VALUE LABEL'
+
+# busybox ash runs its own insmod/rmmod applets even where kmod's links are
+# first in PATH; call kmod's by path when they are there (kmod has no
+# "insmod" subcommand, only the links).
+for _d in /bin /sbin /usr/bin /usr/sbin; do
+	case $(readlink "$_d/insmod" 2>/dev/null) in
+	*kmod)
+		KMOD_DIR=$_d
+		insmod() { "$KMOD_DIR/insmod" "$@"; }
+		rmmod() { "$KMOD_DIR/rmmod" "$@"; }
+		break
+		;;
+	esac
+done
+
+_tap_plan=0
+_tap_n=0
+_tap_fail=0
+_tap_pids=
+
+# Scratch directory for this script, removed at exit.
+T=$(mktemp -d /tmp/seqring-test.XXXXXX) || exit 1
+
+_tap_cleanup() {
+	for _p in $_tap_pids; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap _tap_cleanup EXIT
+trap 'exit 1' INT TERM
+
+# ---- TAP output ----
+
+plan() {
+	_tap_plan=$1
+	echo "1..$1"
+}
+
+# diag TEXT...: every line of every argument as a "# " comment.
+diag() {
+	for _d in "$@"; do
+		[ -n "$_d" ] && printf '%s\n' "$_d" | sed 's/^/# /'
+	done
+	return 0
+}
+
+# ok DESC: a passing test.
+ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1"
+	return 0
+}
+
+# not_ok DESC [DIAG...]: a failing test and why.
+not_ok() {
+	_tap_n=$((_tap_n + 1))
+	_tap_fail=$((_tap_fail + 1))
+	echo "not ok $_tap_n - $1"
+	shift
+	[ $# -gt 0 ] && diag "$@"
+	return 1
+}
+
+# skip DESC REASON
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+	return 0
+}
+
+# is EXPECTED GOT DESC
+is() {
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		not_ok "$3" "expected '$1', got '$2'"
+	fi
+}
+
+# isnt UNEXPECTED GOT DESC
+isnt() {
+	if [ "$1" != "$2" ]; then
+		ok "$3"
+	else
+		not_ok "$3" "expected anything but '$1', got it"
+	fi
+}
+
+# like GOT EXTENDED_REGEX DESC: GOT (all of it, possibly several lines)
+# matches the regular expression somewhere.
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		ok "$3"
+	else
+		not_ok "$3" "expected a match for /$2/, got '$1'"
+	fi
+}
+
+# check DESC CMD [ARG...]: passes if the command exits 0.
+check() {
+	_c_desc=$1
+	shift
+	_c_out=$("$@" 2>&1)
+	_c_rc=$?
+	if [ $_c_rc -eq 0 ]; then
+		ok "$_c_desc"
+	else
+		not_ok "$_c_desc" "expected exit status 0 from '$*', got $_c_rc" \
+			"$_c_out"
+	fi
+}
+
+# check_fails DESC CMD [ARG...]: passes if the command exits non-zero.
+check_fails() {
+	_c_desc=$1
+	shift
+	_c_out=$("$@" 2>&1)
+	_c_rc=$?
+	if [ $_c_rc -ne 0 ]; then
+		diag "'$*' failed as expected (exit $_c_rc): $_c_out"
+		ok "$_c_desc"
+	else
+		not_ok "$_c_desc" "expected '$*' to fail, got exit status 0" \
+			"$_c_out"
+	fi
+}
+
+# same_file EXPECTED_FILE GOT_FILE DESC: byte-for-byte equal.
+same_file() {
+	if cmp -s "$1" "$2"; then
+		ok "$3"
+	else
+		not_ok "$3" "$(cmp "$1" "$2" 2>&1)" \
+			"expected ($(wc -c <"$1") bytes):" "$(head -c 400 "$1")" \
+			"got ($(wc -c <"$2") bytes):" "$(head -c 400 "$2")"
+	fi
+}
+
+# fail_rest REASON: the remaining planned tests cannot run; report them as
+# failed (a broken precondition is a failure, not a skip) and exit.
+fail_rest() {
+	while [ "$_tap_n" -lt "$_tap_plan" ]; do
+		not_ok "not run: $1"
+	done
+	done_testing
+}
+
+# skip_rest REASON: the remaining planned tests do not apply here.
+skip_rest() {
+	while [ "$_tap_n" -lt "$_tap_plan" ]; do
+		skip "not run" "$1"
+	done
+	done_testing
+}
+
+# done_testing: exit 0 if every planned test ran and none failed.
+done_testing() {
+	if [ "$_tap_n" -ne "$_tap_plan" ]; then
+		diag "planned $_tap_plan tests but ran $_tap_n"
+		exit 1
+	fi
+	[ "$_tap_fail" -eq 0 ] && exit 0
+	diag "$_tap_fail of $_tap_n tests failed"
+	exit 1
+}
+
+# tap_include PREFIX FILE: replay the TAP stream in FILE (from a test
+# program) as our own tests: results renumbered, descriptions prefixed with
+# PREFIX, diagnostics kept, plan and "Bail out!" turned into comments, any
+# other output shown as comments. Sets TAP_INC_PLAN to the program's plan
+# (0 if it printed none) and TAP_INC_RAN to the results it printed.
+tap_include() {
+	TAP_INC_PLAN=0
+	TAP_INC_RAN=0
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "[0-9]*)
+			_rest=${_l#ok }
+			_rest=${_rest#"${_rest%%[!0-9]*}"}
+			_rest=${_rest# }
+			_rest=${_rest#- }
+			TAP_INC_RAN=$((TAP_INC_RAN + 1))
+			_tap_n=$((_tap_n + 1))
+			echo "ok $_tap_n - $1$_rest"
+			;;
+		"not ok "[0-9]*)
+			_rest=${_l#not ok }
+			_rest=${_rest#"${_rest%%[!0-9]*}"}
+			_rest=${_rest# }
+			_rest=${_rest#- }
+			TAP_INC_RAN=$((TAP_INC_RAN + 1))
+			_tap_n=$((_tap_n + 1))
+			_tap_fail=$((_tap_fail + 1))
+			echo "not ok $_tap_n - $1$_rest"
+			;;
+		1..[0-9]*)
+			TAP_INC_PLAN=${_l#1..}
+			TAP_INC_PLAN=${TAP_INC_PLAN%%[!0-9]*}
+			echo "# $1plan $_l"
+			;;
+		"#"*)
+			echo "$_l"
+			;;
+		*)
+			echo "# $_l"
+			;;
+		esac
+	done <"$2"
+}
+
+# ---- the module ----
+
+# load_seqring [PARAM=VALUE...]: insmod and wait for udev to finish.
+load_seqring() {
+	insmod "$MODDIR/seqring.ko" "$@" || return 1
+	udevadm settle
+}
+
+# unload_seqring: rmmod and wait for udev to finish.
+unload_seqring() {
+	rmmod seqring || return 1
+	udevadm settle
+}
+
+is_loaded() {
+	[ -d /sys/module/seqring ]
+}
+
+# check_load DESC [PARAM=VALUE...]: load as a test; if it fails the rest of
+# the script cannot run.
+check_load() {
+	_cl_desc=$1
+	shift
+	is_loaded && { diag "seqring already loaded, unloading it first"; rmmod seqring; }
+	_cl_out=$(load_seqring "$@" 2>&1)
+	_cl_rc=$?
+	if [ $_cl_rc -eq 0 ] && [ -c "$DEV" ]; then
+		ok "$_cl_desc"
+	else
+		not_ok "$_cl_desc" "expected insmod seqring.ko $* to succeed and create $DEV, got exit status $_cl_rc" "$_cl_out"
+		fail_rest "seqring.ko did not load"
+	fi
+}
+
+# check_unload DESC: rmmod as a test.
+check_unload() {
+	check "$1" unload_seqring
+}
+
+# ---- reading what the driver shows ----
+
+# listing [FILE]: the listing without its header line.
+listing() {
+	sed 1d "${1:-$PROC}"
+}
+
+# listing_col N [FILE]: field N of every line of the listing, space-separated.
+listing_col() {
+	listing "${2:-$PROC}" | awk -v n="$1" '{ printf "%s%s", sep, $n; sep = " " }'
+}
+
+# words: stdin lines joined by single spaces (e.g. seq 1 5 | words).
+words() {
+	awk '{ printf "%s%s", sep, $0; sep = " " }'
+}
+
+# stat_get KEY: one field of SEQRING_IOC_GET_STATS (via tests/bin/getstats).
+stat_get() {
+	"$BIN/getstats" | awk -F': ' -v k="$1" '$1 == k { print $2 }'
+}
+
+# attr NAME: /sys/class/misc/seqring/NAME
+attr() {
+	cat "$SYSFS/$1"
+}
+
+# debugfs_stat KEY: the value of "KEY: value" in debugfs stats.
+debugfs_stat() {
+	awk -F': ' -v k="$1" '$1 == k { print $2 }' "$DEBUGFS/stats"
+}
+
+# push N [push_n options]: push N readings (values 1..N by default).
+push() {
+	_pn=$1
+	shift
+	"$BIN/push_n" "$@" "$_pn"
+}
+
+# ---- kernel log ----
+
+# kmsg_mark TAG: put a marker line into the kernel log.
+kmsg_mark() {
+	echo "seqring-test: mark $1" >/dev/kmsg
+}
+
+# dmesg_since TAG: raw kernel log lines (with <level> prefix) after the
+# marker.
+dmesg_since() {
+	dmesg -r | awk -v t="seqring-test: mark $1" 'f; index($0, t) { f = 1 }'
+}
+
+# ---- background processes ----
+
+# start_holder OUTFILE [hold_open ARGS...]: run tests/bin/hold_open (or
+# $HOLD_PROG) in the background and wait until it says "ready". Sets HOLDER_PID. Returns 1
+# (with the holder's output as diagnostics) if it did not get ready.
+start_holder() {
+	_sh_out=$1
+	shift
+	"${HOLD_PROG:-$BIN/hold_open}" "$@" >"$_sh_out" 2>&1 &
+	HOLDER_PID=$!
+	_tap_pids="$_tap_pids $HOLDER_PID"
+	_sh_i=0
+	while [ $_sh_i -lt 100 ]; do
+		grep -q '^ready' "$_sh_out" 2>/dev/null && return 0
+		kill -0 "$HOLDER_PID" 2>/dev/null || break
+		sleep 0.1
+		_sh_i=$((_sh_i + 1))
+	done
+	diag "hold_open $* did not get ready: $(cat "$_sh_out")"
+	return 1
+}
+
+# stop_pid PID: kill a background process and reap it.
+stop_pid() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	_sp_new=
+	for _p in $_tap_pids; do
+		[ "$_p" = "$1" ] || _sp_new="$_sp_new $_p"
+	done
+	_tap_pids=$_sp_new
+	return 0
+}

@@ -1,0 +1,1305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_errors - TAP test of the /dev/seqring ioctl ABI
+ *
+ * Usage: ioctl_errors [--fresh] [DEVICE]
+ *
+ * One test per behaviour of SEQRING_IOC_PUSH, SEQRING_IOC_PUSH_BATCH,
+ * SEQRING_IOC_GET_STATS and SEQRING_IOC_CLEAR, including every errno the
+ * driver promises. Expectations come from include/uapi/linux/seqring.h and
+ * the spec, computed from what this program pushed, never from a previous
+ * run. --fresh says the module was loaded just before (sequence numbers
+ * start at 1); without it the tests that need that are skipped. The same
+ * source is built with -m32 as ioctl_errors32 to exercise compat_ioctl.
+ *
+ * The caller loads the module; the capacity it picked only changes how many
+ * readings a full batch drops, which is computed from GET_STATS.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <grp.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/seqring.h>
+
+#include "tap.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define LISTING		"/proc/seqring"
+#define PARAM_CAPACITY	"/sys/module/seqring/parameters/capacity"
+#define UNPRIV_UID	1000
+#define UNPRIV_GID	1000
+#define PATTERN		0xA5
+#define PATTERN64	0xA5A5A5A5A5A5A5A5ULL
+
+/* Commands the driver must reject: right number, wrong size or direction. */
+#define MAGIC		SEQRING_IOC_MAGIC
+#define RSZ		sizeof(struct seqring_reading)
+#define BSZ		sizeof(struct seqring_batch)
+#define SSZ		sizeof(struct seqring_stats)
+#define IOC_PUSH_SHORT	_IOC(_IOC_WRITE, MAGIC, 0x01, RSZ - 8)
+#define IOC_PUSH_LONG	_IOC(_IOC_WRITE, MAGIC, 0x01, RSZ + 8)
+#define IOC_PUSH_READ	_IOC(_IOC_READ, MAGIC, 0x01, RSZ)
+#define IOC_PUSH_RW	_IOC(_IOC_READ | _IOC_WRITE, MAGIC, 0x01, RSZ)
+#define IOC_BATCH_SHORT	_IOC(_IOC_WRITE, MAGIC, 0x02, BSZ - 4)
+#define IOC_STATS_SHORT	_IOC(_IOC_READ, MAGIC, 0x03, SSZ - 8)
+#define IOC_STATS_WRITE	_IOC(_IOC_WRITE, MAGIC, 0x03, SSZ)
+#define IOC_CLEAR_SIZED	_IOW(MAGIC, 0x04, __u32)
+#define IOC_UNKNOWN_NR	_IO(MAGIC, 0x05)
+#define IOC_OTHER_MAGIC	_IOC(_IOC_WRITE, 0xB9, 0x01, RSZ)
+
+static const char *dev_path = "/dev/seqring";
+static bool fresh;
+static int fd_rw = -1, fd_ro = -1, fd_wo = -1;
+static size_t page_size;
+/* Counters taken before a call whose effect (or absence) a later test checks. */
+static struct seqring_stats snap;
+static unsigned long long given_ts = 1234567890123456789ULL;
+
+struct line {
+	unsigned long long seq;
+	unsigned long long ts;
+	unsigned int channel;
+	long long value;
+	char label[128];
+};
+
+static void reading_init(struct seqring_reading *r, long long value,
+			 const char *label)
+{
+	memset(r, 0, sizeof(*r));
+	r->value = value;
+	r->channel = 1;
+	strncpy(r->label, label, sizeof(r->label) - 1);
+}
+
+static struct seqring_stats get_stats(void)
+{
+	struct seqring_stats st;
+
+	if (ioctl(fd_ro, SEQRING_IOC_GET_STATS, &st))
+		tap_bail("GET_STATS failed: %s", errname(errno));
+	return st;
+}
+
+static int push(int fd, long long value, const char *label)
+{
+	struct seqring_reading r;
+
+	reading_init(&r, value, label);
+	return ioctl(fd, SEQRING_IOC_PUSH, &r);
+}
+
+static int push_batch(int fd, struct seqring_reading *r, __u32 count)
+{
+	struct seqring_batch b = {
+		.readings = (__u64)(uintptr_t)r,
+		.count = count,
+	};
+
+	return ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b);
+}
+
+static struct seqring_reading *readings_alloc(size_t n, long long first)
+{
+	struct seqring_reading *r = calloc(n, sizeof(*r));
+	size_t i;
+
+	if (!r)
+		tap_bail("out of memory");
+	for (i = 0; i < n; i++)
+		reading_init(&r[i], first + (long long)i, "batch");
+	return r;
+}
+
+/* An address with nothing mapped at it (a page mapped, then unmapped). */
+static void *unmapped_page(void)
+{
+	void *p = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		tap_bail("mmap: %s", errname(errno));
+	munmap(p, page_size);
+	return p;
+}
+
+/*
+ * @n readings ending 8 bytes into an unmapped page: the last one cannot be
+ * read completely. *@map and *@len are what to munmap afterwards.
+ */
+static struct seqring_reading *readings_faulting(size_t n, void **map,
+						 size_t *len)
+{
+	size_t bytes = n * RSZ;
+	size_t mapped = (bytes + page_size - 1) / page_size * page_size;
+	struct seqring_reading *r;
+	char *p;
+	size_t i;
+
+	p = mmap(NULL, mapped + page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		tap_bail("mmap: %s", errname(errno));
+	munmap(p + mapped, page_size);
+	r = (struct seqring_reading *)(p + mapped + 8 - bytes);
+	/* The bytes of the last reading that are mapped: leave them zero. */
+	for (i = 0; i + 1 < n; i++)
+		reading_init(&r[i], (long long)i, "fault");
+	*map = p;
+	*len = mapped;
+	return r;
+}
+
+/* Find the listing line of sequence number @seq. */
+static bool listing_find(unsigned long long seq, struct line *out)
+{
+	char buf[512];
+	bool found = false;
+	FILE *f;
+
+	f = fopen(LISTING, "r");
+	if (!f) {
+		tap_diag("cannot open %s: %s", LISTING, errname(errno));
+		return false;
+	}
+	while (!found && fgets(buf, sizeof(buf), f)) {
+		if (buf[0] == '#')
+			continue;
+		if (sscanf(buf, "%llu %llu %u %lld %127s", &out->seq, &out->ts,
+			   &out->channel, &out->value, out->label) != 5)
+			continue;
+		found = out->seq == seq;
+	}
+	fclose(f);
+	if (!found)
+		tap_diag("no line for sequence number %llu in %s", seq,
+			 LISTING);
+	return found;
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void expect_ok(int ret, int err, const char *desc)
+{
+	if (!tap_result(ret == 0, "%s", desc))
+		tap_diag("expected return 0, got %d (errno %s)", ret,
+			 ret == -1 ? errname(err) : "-");
+}
+
+static void expect_errno(int ret, int err, int want, const char *desc)
+{
+	if (!tap_result(ret == -1 && err == want, "%s", desc)) {
+		if (ret == -1)
+			tap_diag("expected -1 with errno %s, got -1 with errno %s",
+				 errname(want), errname(err));
+		else
+			tap_diag("expected -1 with errno %s, got %d",
+				 errname(want), ret);
+	}
+}
+
+static void expect_u64(unsigned long long want, unsigned long long got,
+		       const char *desc)
+{
+	if (!tap_result(want == got, "%s", desc))
+		tap_diag("expected %llu, got %llu", want, got);
+}
+
+/* Nothing stored or discarded since @snap was taken. */
+static void expect_unchanged(const char *desc)
+{
+	struct seqring_stats st = get_stats();
+
+	if (!tap_result(st.total == snap.total && st.count == snap.count &&
+			st.newest_seq == snap.newest_seq, "%s", desc))
+		tap_diag("expected total/count/newest_seq %llu/%llu/%llu, got %llu/%llu/%llu",
+			 (unsigned long long)snap.total,
+			 (unsigned long long)snap.count,
+			 (unsigned long long)snap.newest_seq,
+			 (unsigned long long)st.total,
+			 (unsigned long long)st.count,
+			 (unsigned long long)st.newest_seq);
+}
+
+/* ---- a freshly loaded module ---- */
+
+static void test_fresh_empty(void)
+{
+	const char *desc =
+		"fresh module: GET_STATS shows every counter and seq as 0";
+	struct seqring_stats st;
+
+	if (!fresh) {
+		tap_skip("module not freshly loaded (no --fresh)", "%s", desc);
+		return;
+	}
+	st = get_stats();
+	if (!tap_result(st.count == 0 && st.total == 0 && st.dropped == 0 &&
+			st.cleared == 0 && st.oldest_seq == 0 &&
+			st.newest_seq == 0 && st.reserved == 0, "%s", desc))
+		tap_diag("expected 0 0 0 0 0 0 0, got %llu %llu %llu %llu %llu %llu %llu",
+			 (unsigned long long)st.count,
+			 (unsigned long long)st.total,
+			 (unsigned long long)st.dropped,
+			 (unsigned long long)st.cleared,
+			 (unsigned long long)st.oldest_seq,
+			 (unsigned long long)st.newest_seq,
+			 (unsigned long long)st.reserved);
+}
+
+static void test_fresh_first_seq(void)
+{
+	const char *desc = "fresh module: the first PUSH gets sequence number 1";
+	struct seqring_stats st;
+
+	if (!fresh) {
+		tap_skip("module not freshly loaded (no --fresh)", "%s", desc);
+		return;
+	}
+	if (push(fd_rw, 100, "first"))
+		tap_diag("PUSH failed: %s", errname(errno));
+	st = get_stats();
+	expect_u64(1, st.newest_seq, desc);
+}
+
+/* ---- PUSH that works ---- */
+
+static void test_push_ok(void)
+{
+	int ret = push(fd_rw, 1, "push");
+
+	expect_ok(ret, errno, "PUSH of a valid reading on an O_RDWR fd returns 0");
+}
+
+static void test_push_seq_increments(void)
+{
+	const char *desc = "each PUSH takes the next sequence number (total + 1)";
+	struct seqring_stats before = get_stats(), st;
+	bool pass = true;
+	int i;
+
+	for (i = 1; i <= 3 && pass; i++) {
+		if (push(fd_rw, i, "inc")) {
+			tap_diag("PUSH %d failed: %s", i, errname(errno));
+			pass = false;
+			break;
+		}
+		st = get_stats();
+		if (st.newest_seq != before.total + i ||
+		    st.total != before.total + i) {
+			tap_diag("PUSH %d: expected newest_seq = total = %llu, got %llu, %llu",
+				 i, (unsigned long long)before.total + i,
+				 (unsigned long long)st.newest_seq,
+				 (unsigned long long)st.total);
+			pass = false;
+		}
+	}
+	tap_result(pass, "%s", desc);
+}
+
+static void test_push_fields_listed(void)
+{
+	const char *desc = "PUSH stores timestamp, channel, value and label as given";
+	struct seqring_reading r;
+	struct seqring_stats st;
+	struct line l;
+
+	reading_init(&r, -42, "fields");
+	r.channel = 7;
+	r.timestamp_ns = given_ts;
+	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
+		tap_result(false, "%s", desc);
+		tap_diag("PUSH failed: %s", errname(errno));
+		return;
+	}
+	st = get_stats();
+	if (!listing_find(st.newest_seq, &l)) {
+		tap_result(false, "%s", desc);
+		return;
+	}
+	if (!tap_result(l.ts == given_ts && l.channel == 7 && l.value == -42 &&
+			!strcmp(l.label, "fields"), "%s", desc))
+		tap_diag("expected '%llu %llu 7 -42 fields', got '%llu %llu %u %lld %s'",
+			 (unsigned long long)st.newest_seq, given_ts, l.seq,
+			 l.ts, l.channel, l.value, l.label);
+}
+
+static void test_push_ts_stamped(void)
+{
+	const char *desc = "PUSH with timestamp_ns 0 is stamped with the current CLOCK_REALTIME";
+	unsigned long long before, after;
+	struct seqring_stats st;
+	struct line l;
+	int ret;
+
+	before = now_ns();
+	ret = push(fd_rw, 5, "stamp");
+	after = now_ns();
+	if (ret) {
+		tap_result(false, "%s", desc);
+		tap_diag("PUSH failed: %s", errname(errno));
+		return;
+	}
+	st = get_stats();
+	if (!listing_find(st.newest_seq, &l)) {
+		tap_result(false, "%s", desc);
+		return;
+	}
+	if (!tap_result(l.ts >= before && l.ts <= after, "%s", desc))
+		tap_diag("expected a timestamp in [%llu, %llu], got %llu",
+			 before, after, l.ts);
+}
+
+static void test_push_ts_kept(void)
+{
+	const char *desc = "PUSH with a non-zero timestamp_ns keeps it unchanged";
+	struct seqring_reading r;
+	struct seqring_stats st;
+	struct line l;
+
+	reading_init(&r, 6, "kept");
+	r.timestamp_ns = 42;
+	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
+		tap_result(false, "%s", desc);
+		tap_diag("PUSH failed: %s", errname(errno));
+		return;
+	}
+	st = get_stats();
+	if (!listing_find(st.newest_seq, &l)) {
+		tap_result(false, "%s", desc);
+		return;
+	}
+	expect_u64(42, l.ts, desc);
+}
+
+static void test_label_after_nul(void)
+{
+	const char *desc = "label bytes after the NUL are ignored";
+	struct seqring_reading r;
+	struct seqring_stats st;
+	struct line l;
+
+	reading_init(&r, 7, "");
+	memcpy(r.label, "ab\0zzzzzzzzzzzzz", SEQRING_LABEL_LEN);
+	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
+		tap_result(false, "%s", desc);
+		tap_diag("PUSH failed: %s", errname(errno));
+		return;
+	}
+	st = get_stats();
+	if (!listing_find(st.newest_seq, &l)) {
+		tap_result(false, "%s", desc);
+		return;
+	}
+	if (!tap_result(!strcmp(l.label, "ab"), "%s", desc))
+		tap_diag("expected label 'ab', got '%s'", l.label);
+}
+
+static void test_label_15(void)
+{
+	const char *desc = "a 15-byte label (NUL in the last byte) is accepted and listed whole";
+	struct seqring_reading r;
+	struct seqring_stats st;
+	struct line l;
+
+	reading_init(&r, 8, "");
+	memcpy(r.label, "abcdefghijklmno", SEQRING_LABEL_LEN);
+	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected PUSH to return 0, got errno %s",
+			 errname(errno));
+		return;
+	}
+	st = get_stats();
+	if (!listing_find(st.newest_seq, &l)) {
+		tap_result(false, "%s", desc);
+		return;
+	}
+	if (!tap_result(!strcmp(l.label, "abcdefghijklmno"), "%s", desc))
+		tap_diag("expected label 'abcdefghijklmno', got '%s'", l.label);
+}
+
+/* ---- commands that do not exist: ENOTTY ---- */
+
+/* Valid-looking argument, so a driver that ignores size/direction "works". */
+static union {
+	struct seqring_reading r;
+	struct seqring_batch b;
+	struct seqring_stats s;
+	char pad[128];
+} argbuf;
+
+static void enotty(unsigned long cmd, const char *desc)
+{
+	int ret;
+
+	reading_init(&argbuf.r, 9, "enotty");
+	ret = ioctl(fd_rw, cmd, &argbuf);
+	expect_errno(ret, errno, ENOTTY, desc);
+}
+
+static void test_enotty_first(void)
+{
+	snap = get_stats();
+	enotty(IOC_UNKNOWN_NR, "unknown command number 0x05 -> ENOTTY");
+}
+
+static void test_enotty_magic(void)
+{
+	enotty(IOC_OTHER_MAGIC, "PUSH's number and size with another magic -> ENOTTY");
+}
+
+static void test_enotty_push_short(void)
+{
+	enotty(IOC_PUSH_SHORT, "PUSH number with a smaller size -> ENOTTY");
+}
+
+static void test_enotty_push_long(void)
+{
+	enotty(IOC_PUSH_LONG, "PUSH number with a larger size -> ENOTTY");
+}
+
+static void test_enotty_push_read(void)
+{
+	enotty(IOC_PUSH_READ, "PUSH number and size with direction _IOC_READ -> ENOTTY");
+}
+
+static void test_enotty_push_rw(void)
+{
+	enotty(IOC_PUSH_RW, "PUSH number and size with direction read|write -> ENOTTY");
+}
+
+static void test_enotty_batch_short(void)
+{
+	enotty(IOC_BATCH_SHORT, "PUSH_BATCH number with a smaller size -> ENOTTY");
+}
+
+static void test_enotty_stats_short(void)
+{
+	enotty(IOC_STATS_SHORT, "GET_STATS number with a smaller size -> ENOTTY");
+}
+
+static void test_enotty_stats_write(void)
+{
+	enotty(IOC_STATS_WRITE, "GET_STATS number and size with direction _IOC_WRITE -> ENOTTY");
+}
+
+static void test_enotty_clear_sized(void)
+{
+	enotty(IOC_CLEAR_SIZED, "CLEAR number with a size and direction -> ENOTTY");
+}
+
+static void test_enotty_no_effect(void)
+{
+	expect_unchanged("the rejected commands stored and cleared nothing");
+}
+
+/* ---- bad pointers: EFAULT ---- */
+
+static void test_efault_null_push(void)
+{
+	int ret;
+
+	snap = get_stats();
+	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, NULL);
+	expect_errno(ret, errno, EFAULT, "PUSH with a NULL argument -> EFAULT");
+}
+
+static void test_efault_null_batch(void)
+{
+	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, NULL);
+
+	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with a NULL argument -> EFAULT");
+}
+
+static void test_efault_null_stats(void)
+{
+	int ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, NULL);
+
+	expect_errno(ret, errno, EFAULT, "GET_STATS with a NULL argument -> EFAULT");
+}
+
+static void test_efault_unmapped_push(void)
+{
+	void *p = unmapped_page();
+	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH, p);
+
+	expect_errno(ret, errno, EFAULT, "PUSH with an unmapped argument -> EFAULT");
+}
+
+static void test_efault_unmapped_batch(void)
+{
+	void *p = unmapped_page();
+	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, p);
+
+	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with an unmapped argument -> EFAULT");
+}
+
+static void test_efault_unmapped_stats(void)
+{
+	void *p = unmapped_page();
+	int ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, p);
+
+	expect_errno(ret, errno, EFAULT, "GET_STATS with an unmapped argument -> EFAULT");
+}
+
+static void test_efault_readonly_stats(void)
+{
+	const char *desc = "GET_STATS into read-only memory -> EFAULT";
+	void *p = mmap(NULL, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	int ret;
+
+	if (p == MAP_FAILED)
+		tap_bail("mmap: %s", errname(errno));
+	ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, p);
+	expect_errno(ret, errno, EFAULT, desc);
+	munmap(p, page_size);
+}
+
+static void test_efault_batch_null_readings(void)
+{
+	int ret = push_batch(fd_rw, NULL, 1);
+
+	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with readings = NULL -> EFAULT");
+}
+
+static void test_efault_batch_unmapped_readings(void)
+{
+	int ret = push_batch(fd_rw, unmapped_page(), 1);
+
+	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with readings unmapped -> EFAULT");
+}
+
+/* ---- invalid contents: EINVAL, E2BIG ---- */
+
+static void test_einval_flags(void)
+{
+	struct seqring_reading r;
+	int ret;
+
+	reading_init(&r, 10, "flags");
+	r.flags = 1;
+	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
+	expect_errno(ret, errno, EINVAL, "PUSH with reading.flags = 1 -> EINVAL");
+}
+
+static void test_einval_flags_high(void)
+{
+	struct seqring_reading r;
+	int ret;
+
+	reading_init(&r, 11, "flags");
+	r.flags = 0x80000000u;
+	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
+	expect_errno(ret, errno, EINVAL, "PUSH with reading.flags = 0x80000000 -> EINVAL");
+}
+
+static void test_einval_label16(void)
+{
+	struct seqring_reading r;
+	int ret;
+
+	reading_init(&r, 12, "");
+	memcpy(r.label, "0123456789abcdef", SEQRING_LABEL_LEN);
+	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
+	expect_errno(ret, errno, EINVAL, "PUSH with 16 non-NUL label bytes -> EINVAL");
+}
+
+static void test_einval_batch_flags(void)
+{
+	struct seqring_reading *r = readings_alloc(2, 13);
+	struct seqring_batch b = {
+		.readings = (__u64)(uintptr_t)r,
+		.count = 2,
+		.flags = 1,
+	};
+	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, &b);
+
+	expect_errno(ret, errno, EINVAL, "PUSH_BATCH with batch.flags = 1 -> EINVAL");
+	free(r);
+}
+
+static void test_e2big_max_plus_one(void)
+{
+	struct seqring_reading *r = readings_alloc(4, 14);
+	int ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX + 1);
+
+	expect_errno(ret, errno, E2BIG, "PUSH_BATCH with count SEQRING_BATCH_MAX + 1 -> E2BIG");
+	free(r);
+}
+
+static void test_e2big_u32_max(void)
+{
+	struct seqring_reading *r = readings_alloc(4, 15);
+	int ret = push_batch(fd_rw, r, UINT32_MAX);
+
+	expect_errno(ret, errno, E2BIG, "PUSH_BATCH with count UINT32_MAX -> E2BIG");
+	free(r);
+}
+
+static void test_rejected_no_effect(void)
+{
+	expect_unchanged("the calls rejected with EFAULT/EINVAL/E2BIG stored nothing");
+}
+
+/* ---- PUSH_BATCH ---- */
+
+static void test_batch_zero(void)
+{
+	struct seqring_reading *r = readings_alloc(1, 16);
+	int ret;
+
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, 0);
+	expect_ok(ret, errno, "PUSH_BATCH with count 0 returns 0");
+	free(r);
+}
+
+static void test_batch_zero_no_effect(void)
+{
+	expect_unchanged("PUSH_BATCH with count 0 stores nothing");
+}
+
+static void test_batch_bad_middle(void)
+{
+	struct seqring_reading *r = readings_alloc(5, 17);
+	int ret;
+
+	r[2].flags = 1;
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, 5);
+	expect_errno(ret, errno, EINVAL, "PUSH_BATCH of 5 with flags = 1 in the 3rd -> EINVAL");
+	free(r);
+}
+
+static void test_batch_bad_middle_no_effect(void)
+{
+	expect_unchanged("... and none of its 5 readings is stored (all or nothing)");
+}
+
+static void test_batch_bad_label_last(void)
+{
+	struct seqring_reading *r = readings_alloc(5, 18);
+	int ret;
+
+	memcpy(r[4].label, "0123456789abcdef", SEQRING_LABEL_LEN);
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, 5);
+	expect_errno(ret, errno, EINVAL,
+		     "PUSH_BATCH of 5 with an unterminated label in the last -> EINVAL");
+	free(r);
+}
+
+static void test_batch_bad_label_last_no_effect(void)
+{
+	expect_unchanged("... and none of its 5 readings is stored (all or nothing)");
+}
+
+static void test_batch_fault_second(void)
+{
+	struct seqring_reading *r;
+	size_t len;
+	void *map;
+	int ret;
+
+	r = readings_faulting(2, &map, &len);
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, 2);
+	expect_errno(ret, errno, EFAULT,
+		     "PUSH_BATCH of 2 whose 2nd reading runs into an unmapped page -> EFAULT");
+	munmap(map, len);
+}
+
+static void test_batch_fault_second_no_effect(void)
+{
+	expect_unchanged("... and its readable 1st reading is not stored (all or nothing)");
+}
+
+static void test_batch_three(void)
+{
+	struct seqring_reading *r = readings_alloc(3, 1001);
+	int ret;
+
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, 3);
+	expect_ok(ret, errno, "PUSH_BATCH of 3 valid readings returns 0");
+	free(r);
+}
+
+static void test_batch_three_seqs(void)
+{
+	const char *desc = "PUSH_BATCH of 3 takes the next 3 sequence numbers";
+	struct seqring_stats st = get_stats();
+
+	if (!tap_result(st.total == snap.total + 3 &&
+			st.newest_seq == snap.total + 3, "%s", desc))
+		tap_diag("expected total and newest_seq %llu, got %llu and %llu",
+			 (unsigned long long)snap.total + 3,
+			 (unsigned long long)st.total,
+			 (unsigned long long)st.newest_seq);
+}
+
+static void test_batch_three_listed(void)
+{
+	const char *desc = "PUSH_BATCH readings are listed in array order (values 1001..1003)";
+	unsigned long long seq = snap.total + 1;
+	bool pass = true;
+	struct line l;
+	int i;
+
+	for (i = 0; i < 3 && pass; i++) {
+		if (!listing_find(seq + i, &l)) {
+			pass = false;
+		} else if (l.value != 1001 + i) {
+			tap_diag("seq %llu: expected value %d, got %lld",
+				 seq + i, 1001 + i, l.value);
+			pass = false;
+		}
+	}
+	tap_result(pass, "%s", desc);
+}
+
+static void test_batch_max(void)
+{
+	struct seqring_reading *r = readings_alloc(SEQRING_BATCH_MAX, 1);
+	int ret;
+
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX);
+	expect_ok(ret, errno, "PUSH_BATCH with count SEQRING_BATCH_MAX returns 0");
+	free(r);
+}
+
+static void test_batch_max_total(void)
+{
+	struct seqring_stats st = get_stats();
+
+	expect_u64(snap.total + SEQRING_BATCH_MAX, st.total,
+		   "... total grows by SEQRING_BATCH_MAX");
+}
+
+static void test_batch_max_count(void)
+{
+	unsigned long long want = snap.count + SEQRING_BATCH_MAX;
+	struct seqring_stats st = get_stats();
+
+	if (want > st.capacity)
+		want = st.capacity;
+	expect_u64(want, st.count, "... count becomes min(capacity, count + SEQRING_BATCH_MAX)");
+}
+
+static void test_batch_max_dropped(void)
+{
+	unsigned long long held = snap.count + SEQRING_BATCH_MAX, over = 0;
+	struct seqring_stats st = get_stats();
+
+	if (held > st.capacity)
+		over = held - st.capacity;
+	expect_u64(snap.dropped + over, st.dropped,
+		   "... dropped grows by the readings that did not fit");
+}
+
+static void test_batch_max_bad_last(void)
+{
+	struct seqring_reading *r = readings_alloc(SEQRING_BATCH_MAX, 1);
+	int ret;
+
+	r[SEQRING_BATCH_MAX - 1].flags = 2;
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX);
+	expect_errno(ret, errno, EINVAL,
+		     "PUSH_BATCH of SEQRING_BATCH_MAX with flags set in the last -> EINVAL");
+	free(r);
+}
+
+static void test_batch_max_bad_last_no_effect(void)
+{
+	expect_unchanged("... and none of its readings is stored (all or nothing)");
+}
+
+static void test_batch_max_fault_last(void)
+{
+	struct seqring_reading *r;
+	size_t len;
+	void *map;
+	int ret;
+
+	r = readings_faulting(SEQRING_BATCH_MAX, &map, &len);
+	snap = get_stats();
+	ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX);
+	expect_errno(ret, errno, EFAULT,
+		     "PUSH_BATCH of SEQRING_BATCH_MAX whose last reading is unmapped -> EFAULT");
+	munmap(map, len);
+}
+
+static void test_batch_max_fault_last_no_effect(void)
+{
+	expect_unchanged("... and none of its readings is stored (all or nothing)");
+}
+
+/* ---- file access mode ---- */
+
+static void test_ebadf_push(void)
+{
+	int ret;
+
+	snap = get_stats();
+	ret = push(fd_ro, 20, "ro");
+	expect_errno(ret, errno, EBADF, "PUSH on an O_RDONLY fd -> EBADF");
+}
+
+static void test_ebadf_batch(void)
+{
+	struct seqring_reading *r = readings_alloc(2, 21);
+	int ret = push_batch(fd_ro, r, 2);
+
+	expect_errno(ret, errno, EBADF, "PUSH_BATCH on an O_RDONLY fd -> EBADF");
+	free(r);
+}
+
+static void test_ebadf_no_effect(void)
+{
+	expect_unchanged("... and neither stored anything");
+}
+
+static void test_stats_rdonly(void)
+{
+	struct seqring_stats st;
+	int ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, &st);
+
+	expect_ok(ret, errno, "GET_STATS on an O_RDONLY fd returns 0");
+}
+
+static void test_push_wronly(void)
+{
+	int ret = push(fd_wo, 22, "wo");
+
+	expect_ok(ret, errno, "PUSH on an O_WRONLY fd returns 0");
+}
+
+/* ---- CLEAR ---- */
+
+static void test_clear_rdwr(void)
+{
+	int ret;
+
+	if (push(fd_rw, 23, "pre-clear"))
+		tap_diag("PUSH before CLEAR failed: %s", errname(errno));
+	snap = get_stats();
+	ret = ioctl(fd_rw, SEQRING_IOC_CLEAR);
+	expect_ok(ret, errno, "CLEAR on an O_RDWR fd returns 0");
+}
+
+static void test_clear_empties(void)
+{
+	const char *desc = "... then count, oldest_seq and newest_seq are 0";
+	struct seqring_stats st = get_stats();
+
+	if (!tap_result(st.count == 0 && st.oldest_seq == 0 &&
+			st.newest_seq == 0, "%s", desc))
+		tap_diag("expected 0/0/0, got %llu/%llu/%llu",
+			 (unsigned long long)st.count,
+			 (unsigned long long)st.oldest_seq,
+			 (unsigned long long)st.newest_seq);
+}
+
+static void test_clear_counts(void)
+{
+	const char *desc = "... cleared grows by the count it had, total and dropped stay";
+	struct seqring_stats st = get_stats();
+
+	if (!tap_result(st.cleared == snap.cleared + snap.count &&
+			st.total == snap.total && st.dropped == snap.dropped,
+			"%s", desc))
+		tap_diag("expected cleared %llu total %llu dropped %llu, got %llu %llu %llu",
+			 (unsigned long long)(snap.cleared + snap.count),
+			 (unsigned long long)snap.total,
+			 (unsigned long long)snap.dropped,
+			 (unsigned long long)st.cleared,
+			 (unsigned long long)st.total,
+			 (unsigned long long)st.dropped);
+}
+
+static void test_clear_seq_continues(void)
+{
+	struct seqring_stats st;
+
+	if (push(fd_rw, 24, "post-clear"))
+		tap_diag("PUSH failed: %s", errname(errno));
+	st = get_stats();
+	expect_u64(snap.total + 1, st.newest_seq,
+		   "... and the next PUSH continues the sequence (not reset by CLEAR)");
+}
+
+static bool is_root(void)
+{
+	return geteuid() == 0;
+}
+
+static void test_clear_rdonly_root(void)
+{
+	const char *desc = "CLEAR on an O_RDONLY fd with CAP_SYS_ADMIN returns 0";
+	int ret;
+
+	if (!is_root()) {
+		tap_skip("not running as root", "%s", desc);
+		return;
+	}
+	ret = ioctl(fd_ro, SEQRING_IOC_CLEAR);
+	expect_ok(ret, errno, desc);
+}
+
+enum drop { DROP_CAP, DROP_UID };
+
+static int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
+	__u32 mask = CAP_TO_MASK(CAP_SYS_ADMIN);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[i].effective &= ~mask;
+	data[i].permitted &= ~mask;
+	data[i].inheritable &= ~mask;
+	if (syscall(SYS_capset, &hdr, data))
+		return -1;
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	return (data[i].effective & mask) ? -1 : 0;
+}
+
+/*
+ * CLEAR on @fd (opened by us, as root) in a child that first gives up
+ * privilege. Returns 0 if CLEAR succeeded, its errno if it failed, -1 if
+ * the child could not drop privilege or died.
+ */
+static int clear_unprivileged(int fd, enum drop how)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (how == DROP_CAP && drop_cap_sys_admin())
+			_exit(255);
+		if (how == DROP_UID && (setgroups(0, NULL) ||
+					setgid(UNPRIV_GID) ||
+					setuid(UNPRIV_UID)))
+			_exit(255);
+		if (ioctl(fd, SEQRING_IOC_CLEAR))
+			_exit(errno < 255 ? errno : 254);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void expect_child(int res, int want, const char *desc)
+{
+	if (!tap_result(res == want, "%s", desc)) {
+		if (res < 0)
+			tap_diag("child could not drop privilege or died");
+		else
+			tap_diag("expected %s, got %s", want ? errname(want) : "success",
+				 res ? errname(res) : "success");
+	}
+}
+
+static void test_clear_rdonly_nocap(void)
+{
+	const char *desc = "CLEAR on an O_RDONLY fd without CAP_SYS_ADMIN -> EPERM";
+
+	if (!is_root()) {
+		tap_skip("not running as root", "%s", desc);
+		return;
+	}
+	if (push(fd_rw, 25, "keep"))
+		tap_diag("PUSH failed: %s", errname(errno));
+	snap = get_stats();
+	expect_child(clear_unprivileged(fd_ro, DROP_CAP), EPERM, desc);
+}
+
+static void test_clear_eperm_no_effect(void)
+{
+	const char *desc = "... and it discarded nothing";
+
+	if (!is_root()) {
+		tap_skip("not running as root", "%s", desc);
+		return;
+	}
+	expect_unchanged(desc);
+}
+
+static void test_clear_rdwr_nocap(void)
+{
+	const char *desc = "CLEAR on an O_RDWR fd without CAP_SYS_ADMIN returns 0";
+
+	if (!is_root()) {
+		tap_skip("not running as root", "%s", desc);
+		return;
+	}
+	expect_child(clear_unprivileged(fd_rw, DROP_CAP), 0, desc);
+}
+
+static void test_clear_rdonly_uid(void)
+{
+	const char *desc = "CLEAR on an O_RDONLY fd after setuid(1000) -> EPERM";
+
+	if (!is_root()) {
+		tap_skip("not running as root", "%s", desc);
+		return;
+	}
+	if (push(fd_rw, 26, "keep"))
+		tap_diag("PUSH failed: %s", errname(errno));
+	expect_child(clear_unprivileged(fd_ro, DROP_UID), EPERM, desc);
+}
+
+/* ---- GET_STATS output ---- */
+
+static unsigned char statbuf[SSZ + 64];
+static struct seqring_stats st_filled;
+static int st_ret;
+
+static void test_stats_filled(void)
+{
+	struct seqring_reading *r = readings_alloc(3, 30);
+
+	/* Make every counter non-trivial: held readings and cleared ones. */
+	if (push_batch(fd_rw, r, 3))
+		tap_diag("PUSH_BATCH failed: %s", errname(errno));
+	free(r);
+	memset(statbuf, PATTERN, sizeof(statbuf));
+	st_ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, statbuf);
+	memcpy(&st_filled, statbuf, SSZ);
+	expect_ok(st_ret, errno, "GET_STATS into a buffer filled with 0xA5 returns 0");
+}
+
+static void test_stats_no_pattern(void)
+{
+	const __u64 *f = (const __u64 *)&st_filled;
+	unsigned int i, n = SSZ / sizeof(__u64);
+	bool pass = true;
+
+	for (i = 0; i < n; i++) {
+		if (f[i] == PATTERN64) {
+			tap_diag("field %u (byte offset %u) still holds the 0xA5 fill",
+				 i, i * 8);
+			pass = false;
+		}
+	}
+	tap_result(pass, "GET_STATS writes every field of struct seqring_stats");
+}
+
+static void test_stats_reserved(void)
+{
+	expect_u64(0, st_filled.reserved, "GET_STATS sets reserved to 0");
+}
+
+static void test_stats_invariant(void)
+{
+	const struct seqring_stats *s = &st_filled;
+
+	if (!tap_result(s->total == s->count + s->dropped + s->cleared,
+			"GET_STATS: total == count + dropped + cleared"))
+		tap_diag("expected total %llu (= %llu + %llu + %llu), got %llu",
+			 (unsigned long long)(s->count + s->dropped + s->cleared),
+			 (unsigned long long)s->count,
+			 (unsigned long long)s->dropped,
+			 (unsigned long long)s->cleared,
+			 (unsigned long long)s->total);
+}
+
+static void test_stats_capacity(void)
+{
+	const char *desc = "GET_STATS capacity equals the module parameter";
+	unsigned long long cap;
+	FILE *f = fopen(PARAM_CAPACITY, "r");
+
+	if (!f) {
+		tap_skip("cannot read " PARAM_CAPACITY, "%s", desc);
+		return;
+	}
+	if (fscanf(f, "%llu", &cap) != 1)
+		cap = 0;
+	fclose(f);
+	expect_u64(cap, st_filled.capacity, desc);
+}
+
+static void test_stats_seq_range(void)
+{
+	const struct seqring_stats *s = &st_filled;
+	const char *desc =
+		"GET_STATS: newest_seq = total, oldest_seq = newest - count + 1, count <= capacity";
+
+	/* test_stats_filled pushed 3, so the ring is not empty here. */
+	if (!tap_result(s->count >= 1 && s->count <= s->capacity &&
+			s->newest_seq == s->total &&
+			s->oldest_seq == s->newest_seq - s->count + 1,
+			"%s", desc))
+		tap_diag("got capacity %llu count %llu total %llu oldest_seq %llu newest_seq %llu",
+			 (unsigned long long)s->capacity,
+			 (unsigned long long)s->count,
+			 (unsigned long long)s->total,
+			 (unsigned long long)s->oldest_seq,
+			 (unsigned long long)s->newest_seq);
+}
+
+static void test_stats_no_overrun(void)
+{
+	bool pass = true;
+	size_t i;
+
+	for (i = SSZ; i < sizeof(statbuf); i++) {
+		if (statbuf[i] != PATTERN) {
+			tap_diag("byte %zu after the struct: expected 0xa5, got 0x%02x",
+				 i - SSZ, statbuf[i]);
+			pass = false;
+			break;
+		}
+	}
+	tap_result(pass, "GET_STATS writes nothing past sizeof(struct seqring_stats)");
+}
+
+static void (*const tests[])(void) = {
+	test_fresh_empty,
+	test_fresh_first_seq,
+	test_push_ok,
+	test_push_seq_increments,
+	test_push_fields_listed,
+	test_push_ts_stamped,
+	test_push_ts_kept,
+	test_label_after_nul,
+	test_label_15,
+	test_enotty_first,
+	test_enotty_magic,
+	test_enotty_push_short,
+	test_enotty_push_long,
+	test_enotty_push_read,
+	test_enotty_push_rw,
+	test_enotty_batch_short,
+	test_enotty_stats_short,
+	test_enotty_stats_write,
+	test_enotty_clear_sized,
+	test_enotty_no_effect,
+	test_efault_null_push,
+	test_efault_null_batch,
+	test_efault_null_stats,
+	test_efault_unmapped_push,
+	test_efault_unmapped_batch,
+	test_efault_unmapped_stats,
+	test_efault_readonly_stats,
+	test_efault_batch_null_readings,
+	test_efault_batch_unmapped_readings,
+	test_einval_flags,
+	test_einval_flags_high,
+	test_einval_label16,
+	test_einval_batch_flags,
+	test_e2big_max_plus_one,
+	test_e2big_u32_max,
+	test_rejected_no_effect,
+	test_batch_zero,
+	test_batch_zero_no_effect,
+	test_batch_bad_middle,
+	test_batch_bad_middle_no_effect,
+	test_batch_bad_label_last,
+	test_batch_bad_label_last_no_effect,
+	test_batch_fault_second,
+	test_batch_fault_second_no_effect,
+	test_batch_three,
+	test_batch_three_seqs,
+	test_batch_three_listed,
+	test_batch_max,
+	test_batch_max_total,
+	test_batch_max_count,
+	test_batch_max_dropped,
+	test_batch_max_bad_last,
+	test_batch_max_bad_last_no_effect,
+	test_batch_max_fault_last,
+	test_batch_max_fault_last_no_effect,
+	test_ebadf_push,
+	test_ebadf_batch,
+	test_ebadf_no_effect,
+	test_stats_rdonly,
+	test_push_wronly,
+	test_clear_rdwr,
+	test_clear_empties,
+	test_clear_counts,
+	test_clear_seq_continues,
+	test_clear_rdonly_root,
+	test_clear_rdonly_nocap,
+	test_clear_eperm_no_effect,
+	test_clear_rdwr_nocap,
+	test_clear_rdonly_uid,
+	test_stats_filled,
+	test_stats_no_pattern,
+	test_stats_reserved,
+	test_stats_invariant,
+	test_stats_capacity,
+	test_stats_seq_range,
+	test_stats_no_overrun,
+};
+
+static int open_dev(int flags, const char *name)
+{
+	int fd = open(dev_path, flags);
+
+	if (fd < 0)
+		tap_bail("open(%s, %s): %s", dev_path, name, errname(errno));
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--fresh")) {
+			fresh = true;
+		} else if (argv[i][0] != '-') {
+			dev_path = argv[i];
+		} else {
+			fprintf(stderr, "usage: %s [--fresh] [DEVICE]\n", argv[0]);
+			return 2;
+		}
+	}
+	page_size = (size_t)sysconf(_SC_PAGESIZE);
+	tap_diag("ioctl ABI test, %zu-bit userspace, device %s",
+		 sizeof(void *) * 8, dev_path);
+	tap_plan(ARRAY_SIZE(tests));
+	fd_rw = open_dev(O_RDWR, "O_RDWR");
+	fd_ro = open_dev(O_RDONLY, "O_RDONLY");
+	fd_wo = open_dev(O_WRONLY, "O_WRONLY");
+	for (i = 0; i < (int)ARRAY_SIZE(tests); i++)
+		tests[i]();
+	close(fd_wo);
+	close(fd_ro);
+	close(fd_rw);
+	return tap_finish();
+}

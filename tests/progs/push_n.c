@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * push_n - push N readings into /dev/seqring, for the guest tests
+ *
+ * Usage: push_n [-b] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS]
+ *               [-v FIRST] N
+ *
+ * Reading i (0-based) gets value FIRST + i (FIRST defaults to 1), the given
+ * channel (default 0), label (default empty) and timestamp (default 0, which
+ * asks the driver to stamp it). A LABEL of exactly 16 bytes is passed without
+ * a terminating NUL (the driver must refuse it). With -b the readings go in
+ * PUSH_BATCH calls of at most SEQRING_BATCH_MAX, else one PUSH each.
+ * Prints nothing on success; exits 1 with the errno name on failure.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/seqring.h>
+
+#include "tap.h"
+
+static void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: push_n [-b] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS] [-v FIRST] N\n");
+	exit(2);
+}
+
+static unsigned long long parse_u(const char *s, unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v > max) {
+		fprintf(stderr, "push_n: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static long long parse_s(const char *s)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "push_n: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct seqring_reading tmpl = { 0 }, *r;
+	const char *dev = "/dev/seqring";
+	unsigned long long n, i, done;
+	long long first = 1;
+	bool batch = false;
+	int fd, opt;
+
+	while ((opt = getopt(argc, argv, "bd:c:l:t:v:")) != -1) {
+		switch (opt) {
+		case 'b':
+			batch = true;
+			break;
+		case 'd':
+			dev = optarg;
+			break;
+		case 'c':
+			tmpl.channel = parse_u(optarg, UINT32_MAX);
+			break;
+		case 'l':
+			if (strlen(optarg) > SEQRING_LABEL_LEN) {
+				fprintf(stderr, "push_n: label longer than %d bytes\n",
+					SEQRING_LABEL_LEN);
+				return 2;
+			}
+			strncpy(tmpl.label, optarg, SEQRING_LABEL_LEN);
+			break;
+		case 't':
+			tmpl.timestamp_ns = parse_u(optarg, UINT64_MAX);
+			break;
+		case 'v':
+			first = parse_s(optarg);
+			break;
+		default:
+			print_usage();
+		}
+	}
+	if (optind + 1 != argc)
+		print_usage();
+	n = parse_u(argv[optind], UINT32_MAX);
+
+	fd = open(dev, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "push_n: open %s: %s\n", dev, errname(errno));
+		return 1;
+	}
+	r = calloc(n ? n : 1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "push_n: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		r[i] = tmpl;
+		/* Wraps like the s64 it is stored in; defined for unsigned. */
+		r[i].value = (long long)((unsigned long long)first + i);
+	}
+	for (done = 0; done < n; ) {
+		unsigned long long k = 1;
+		int ret;
+
+		if (batch) {
+			struct seqring_batch b = {
+				.readings = (__u64)(uintptr_t)&r[done],
+			};
+
+			k = n - done;
+			if (k > SEQRING_BATCH_MAX)
+				k = SEQRING_BATCH_MAX;
+			b.count = k;
+			ret = ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b);
+		} else {
+			ret = ioctl(fd, SEQRING_IOC_PUSH, &r[done]);
+		}
+		if (ret) {
+			fprintf(stderr, "push_n: %s of reading %llu: %s\n",
+				batch ? "PUSH_BATCH" : "PUSH", done + 1,
+				errname(errno));
+			return 1;
+		}
+		done += k;
+	}
+	free(r);
+	close(fd);
+	return 0;
+}
