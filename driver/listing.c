@@ -12,7 +12,12 @@
  *
  * The ring's lock is held from start() to stop(); seq_read_iter() calls
  * nothing that sleeps in between, and stop() runs even when start() found
- * nothing to show.
+ * nothing to show. A read() shows one buffer of records between the two, but
+ * lseek() and pread() replay the listing from the header up to the offset
+ * (seq_file's traverse()) in one start()..stop(): for a big ring that is
+ * millions of records, and anyone may do it on /proc/seqring. So next()
+ * lets writers in every SEQRING_LISTING_BREAK records; positions being
+ * sequence numbers, the walk resumes correctly after the break.
  */
 
 #include <linux/fs.h>
@@ -20,11 +25,21 @@
 
 #include "seqring.h"
 
+#define SEQRING_LISTING_BREAK	64	/* a power of 2 */
+
 static struct seqring_ring *seqring_listing_ring(struct seq_file *m)
 {
 	struct seqring *sr = m->private;
 
 	return &sr->ring;
+}
+
+/* Readings overwritten or cleared since the reader's position are skipped. */
+static void *seqring_listing_find(struct seqring_ring *ring, loff_t *pos)
+{
+	if (*pos < ring->oldest_seq)
+		*pos = ring->oldest_seq;
+	return seqring_ring_find(ring, *pos);
 }
 
 static void *seqring_listing_start(struct seq_file *m, loff_t *pos)
@@ -35,21 +50,21 @@ static void *seqring_listing_start(struct seq_file *m, loff_t *pos)
 	spin_lock(&ring->lock);
 	if (!*pos)
 		return SEQ_START_TOKEN;
-
-	if (*pos < ring->oldest_seq)
-		*pos = ring->oldest_seq;
-	return seqring_ring_find(ring, *pos);
+	return seqring_listing_find(ring, pos);
 }
 
 static void *seqring_listing_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct seqring_ring *ring = seqring_listing_ring(m);
 
-	if (v == SEQ_START_TOKEN)
+	if (v == SEQ_START_TOKEN) {
 		*pos = ring->oldest_seq;
-	else
-		++*pos;
-	return seqring_ring_find(ring, *pos);
+	} else if (!(++*pos & (SEQRING_LISTING_BREAK - 1))) {
+		spin_unlock(&ring->lock);
+		cond_resched();
+		spin_lock(&ring->lock);
+	}
+	return seqring_listing_find(ring, pos);
 }
 
 static void seqring_listing_stop(struct seq_file *m, void *v)
