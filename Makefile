@@ -19,7 +19,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 export KDIR KVER KERNEL
 
-.PHONY: all modules tool progs clean help deps check demo lint
+.PHONY: all modules tool progs clean help deps check demo lint stress
 
 all: modules tool progs
 
@@ -45,6 +45,8 @@ help:
 	@echo "  deps     install the Debian packages the build and the VM need"
 	@echo "  check    deps + all + boot the test VM and run the test suite (TAP)"
 	@echo "  demo     deps + all + boot the VM and show the driver at work"
+	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
+	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -79,3 +81,10 @@ check: deps
 demo: deps
 	$(MAKE) all
 	tests/vm/run.sh demo
+
+# 512 MiB: small enough that the largest ring (16M x 40 bytes) cannot be
+# allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
+# 50 cycles and may take over two minutes under emulation.
+stress: deps
+	$(MAKE) all
+	VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 tests/vm/run.sh stress
