@@ -59,7 +59,8 @@ deps:
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
 LINT_FILES := $(wildcard driver/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
-		tests/kunit/*.[ch]) include/uapi/linux/seqring.h
+		tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch]) \
+		include/uapi/linux/seqring.h
 
 $(CHECKPATCH):
 	@test -f $(KSRC_TAR) || apt-get install -y --no-install-recommends linux-source-6.1
