@@ -10,34 +10,17 @@
  * 2 usage error or could not change identity.
  */
 #include <fcntl.h>
-#include <grp.h>
-#include <unistd.h>
 
+#include "identity.h"
 #include "tap.h"
-
-#define MAX_GROUPS 16
 
 int main(int argc, char **argv)
 {
-	gid_t groups[MAX_GROUPS];
-	unsigned long uid, gid;
-	int ngroups = 0, flags, fd;
-	char *p, *end;
+	int flags, fd, ret;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: open_as UID GID[,GID...] r|w|rw PATH\n");
 		return 2;
-	}
-	uid = strtoul(argv[1], &end, 10);
-	if (*end || end == argv[1])
-		return 2;
-	gid = strtoul(argv[2], &end, 10);
-	if (end == argv[2] || (*end && *end != ','))
-		return 2;
-	for (p = end; *p == ',' && ngroups < MAX_GROUPS; p = end) {
-		groups[ngroups++] = strtoul(p + 1, &end, 10);
-		if (end == p + 1 || (*end && *end != ','))
-			return 2;
 	}
 	if (!strcmp(argv[3], "r"))
 		flags = O_RDONLY;
@@ -48,7 +31,10 @@ int main(int argc, char **argv)
 	else
 		return 2;
 
-	if (setgroups(ngroups, groups) || setgid(gid) || setuid(uid)) {
+	ret = become(argv[1], argv[2]);
+	if (ret == -2)
+		return 2;
+	if (ret) {
 		printf("cannot change identity: %s\n", errname(errno));
 		return 2;
 	}
