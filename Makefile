@@ -19,7 +19,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 export KDIR KVER KERNEL
 
-.PHONY: all modules tool progs clean help deps check demo lint stress
+.PHONY: all modules tool progs clean help deps check demo lint stress bench
 
 all: modules tool progs
 
@@ -37,6 +37,7 @@ clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/progs clean
+	$(MAKE) -C tests/bench clean
 	rm -rf build
 
 help:
@@ -47,6 +48,7 @@ help:
 	@echo "  demo     deps + all + boot the VM and show the driver at work"
 	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
+	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -89,3 +91,9 @@ demo: deps
 stress: deps
 	$(MAKE) all
 	VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 tests/vm/run.sh stress
+
+# Prints a table and writes build/bench/results.{txt,csv,json}.
+bench: deps
+	$(MAKE) all
+	$(MAKE) -C tests/bench
+	QUICK=$(QUICK) tests/bench/run-bench.sh

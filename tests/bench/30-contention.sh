@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmark, contention: latency of single PUSHes (p50, p99, max) while 0, 1
+# and 2 processes loop over the whole /proc/seqring listing (100k readings).
+# p99 under load against p99 idle shows how long a reader keeps the ring's
+# lock. Results go to /tmp/bench/results.csv; TAP says whether it ran.
+
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "${SEQRING_TESTS:-/tests}/lib.sh"
+
+BENCH=$BIN/seqring_bench
+Q=
+grep -qw 'seqringbench.quick=1' /proc/cmdline && Q=-q
+
+plan 4
+
+[ -x "$BENCH" ] || { not_ok "$BENCH is there" "run make -C tests/bench"; fail_rest "no benchmark program"; }
+
+check_load "load seqring.ko capacity=100000" capacity=100000
+
+# shellcheck disable=SC2086 # $Q is empty or one option
+"$BENCH" $Q fill 100000 >"$T/out" 2>&1
+rc=$?
+cat "$T/out"
+is 0 "$rc" "fill the ring"
+
+# shellcheck disable=SC2086
+"$BENCH" $Q contention >"$T/out" 2>&1
+rc=$?
+cat "$T/out"
+if [ $rc -eq 0 ] && grep -q '^contention *p99(readers)/p99(idle) *2 ' "$T/out"; then
+	ok "contention measured"
+else
+	not_ok "contention measured" "seqring_bench contention exited with status $rc"
+fi
+
+check_unload "unload seqring.ko"
+done_testing

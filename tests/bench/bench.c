@@ -1,0 +1,1346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring_bench - throughput, latency and memory of the seqring driver
+ *
+ * Runs inside the test VM, started by tests/bench/NN-*.sh; the host side is
+ * tests/bench/run-bench.sh. Absolute times mean little under QEMU's
+ * software emulation on a shared machine, so every figure comes with a
+ * baseline measured by the same process in the same rounds: a round runs
+ * one block of every subject, in an order that rotates from round to round,
+ * and a figure is the median over the rounds. A ratio is the median of the
+ * per-round ratios, so drift of the machine's speed cancels out.
+ *
+ * Usage: seqring_bench [-q] [-r ROUNDS] [-o FILE] COMMAND [ARG...]
+ *
+ *   ingest          ns per reading: PUSH (a reading with its timestamp
+ *                   set, and one the driver stamps), PUSH_BATCH of 1, 16,
+ *                   256 and 4096 readings; baseline: an unknown ioctl on
+ *                   the same fd (-ENOTTY); peers: the same reading written
+ *                   as text to trace_marker and as binary to
+ *                   trace_marker_raw (tracefs at /sys/kernel/tracing)
+ *   fill N          push readings until the ring (capacity N) is full and
+ *                   has wrapped
+ *   listing N       read /proc/seqring whole (N readings held) with 4 KiB
+ *                   and 64 KiB read()s; baseline: the first N lines of
+ *                   /proc/sequence, read the same way
+ *   contention      PUSH latency (p50, p99, max) with 0, 1 and 2 processes
+ *                   looping over /proc/seqring (pusher on CPU 0, readers
+ *                   on the other CPUs; one PUSH every 25 to 75 us)
+ *   memory N BEFORE bytes per reading from the driver's debugfs stats, and
+ *                   the Slab and VmallocUsed deltas from the copy BEFORE
+ *                   of /proc/meminfo (taken before insmod) to now
+ *   report [-c CSV] [-j JSON]
+ *                   read the results, add the derived figures and the
+ *                   targets, print the table, write it as CSV and JSON
+ *
+ * -q (quick, for CI) runs fewer and shorter rounds; -r sets the rounds.
+ * Measuring commands append one line per figure to FILE (default
+ * /tmp/bench/results.csv): group,metric,param,unit,median,min,max,rounds.
+ * Exit status: 0, or 1 (with a message) if something did not work.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <linux/seqring.h>
+
+#define DEV_PATH	"/dev/seqring"
+#define PROC_PATH	"/proc/seqring"
+#define SEQUENCE_PATH	"/proc/sequence"
+#define STATS_PATH	"/sys/kernel/debug/seqring/stats"
+#define TRACING_DIR	"/sys/kernel/tracing"
+#define DEFAULT_OUT	"/tmp/bench/results.csv"
+
+/* An ioctl number the driver does not know: the no-op baseline. */
+#define BENCH_IOC_NOOP	_IO(SEQRING_IOC_MAGIC, 0xff)
+
+#define MAX_ROUNDS	301
+#define MAX_ROWS	512
+#define NAME_LEN	64
+#define LISTING_BUF	(64 * 1024)
+
+static bool quick;
+static int rounds_opt;
+static const char *out_path = DEFAULT_OUT;
+static FILE *out;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("seqring_bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int xopen(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		die("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int rounds_or(int full, int fast)
+{
+	int r = rounds_opt ? rounds_opt : quick ? fast : full;
+
+	return r > MAX_ROUNDS ? MAX_ROUNDS : r;
+}
+
+/* ---- statistics and the results file -------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct summary {
+	double med, min, max;
+};
+
+static struct summary summarize(const double *v, int n)
+{
+	double s[MAX_ROUNDS];
+	struct summary r;
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	r.min = s[0];
+	r.max = s[n - 1];
+	r.med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return r;
+}
+
+static void open_out(void)
+{
+	char dir[256], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", out_path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+	}
+	out = fopen(out_path, "a");
+	if (!out)
+		die("open %s: %s", out_path, strerror(errno));
+}
+
+static void print_row_head(void)
+{
+	printf("%-10s %-30s %-8s %12s %12s %12s  %s\n", "group", "metric",
+	       "param", "median", "min", "max", "unit");
+}
+
+static void print_row(const char *group, const char *metric,
+		      const char *param, const char *unit, double med,
+		      double min, double max)
+{
+	printf("%-10s %-30s %-8s %12.4g %12.4g %12.4g  %s\n", group, metric,
+	       param, med, min, max, unit);
+}
+
+/* Summarize @n per-round values of one figure, print and append it. */
+static void record(const char *group, const char *metric, const char *param,
+		   const char *unit, const double *v, int n)
+{
+	struct summary s = summarize(v, n);
+
+	fprintf(out, "%s,%s,%s,%s,%.6g,%.6g,%.6g,%d\n", group, metric, param,
+		unit, s.med, s.min, s.max, n);
+	fflush(out);
+	print_row(group, metric, param, unit, s.med, s.min, s.max);
+	fflush(stdout);
+}
+
+static void record1(const char *group, const char *metric, const char *param,
+		    const char *unit, double v)
+{
+	record(group, metric, param, unit, &v, 1);
+}
+
+/* Per-round ratios a[r] / b[r], recorded as one figure. */
+static void record_ratio(const char *group, const char *metric,
+			 const char *param, const double *a, const double *b,
+			 int n)
+{
+	double q[MAX_ROUNDS];
+	int r;
+
+	for (r = 0; r < n; r++)
+		q[r] = a[r] / b[r];
+	record(group, metric, param, "x", q, n);
+}
+
+/* ---- ingest ----------------------------------------------------------- */
+
+enum op_kind { OP_IOCTL, OP_WRITE };
+
+/**
+ * struct subject - one thing whose cost per reading is measured
+ * @name: metric name
+ * @param: readings per call, as text
+ * @kind: ioctl(@fd, @req, @arg) or write(@fd, @arg, @len)
+ * @expect: return value of a successful call
+ * @per_call: readings per call
+ * @iters: calls per block, from calibrate()
+ * @ns: ns per reading, one value per round
+ */
+struct subject {
+	const char *name;
+	const char *param;
+	enum op_kind kind;
+	int fd;
+	unsigned long req;
+	const void *arg;
+	size_t len;
+	long expect;
+	unsigned int per_call;
+	unsigned long iters;
+	double ns[MAX_ROUNDS];
+};
+
+static double run_block(const struct subject *s, unsigned long iters)
+{
+	long long t0 = now_ns();
+	unsigned long i;
+	long ret;
+
+	for (i = 0; i < iters; i++) {
+		if (s->kind == OP_IOCTL)
+			ret = ioctl(s->fd, s->req, s->arg);
+		else
+			ret = write(s->fd, s->arg, s->len);
+		if (ret != s->expect)
+			die("%s: returned %ld, expected %ld (%s)", s->name, ret,
+			    s->expect, strerror(errno));
+	}
+	return now_ns() - t0;
+}
+
+/*
+ * Find the number of calls that takes about @block_ns, from the fastest of
+ * a few tries (a slow one was interrupted); warms up too.
+ */
+static void calibrate(struct subject *s, double block_ns)
+{
+	unsigned long n = 1;
+	double t, t2;
+	int i;
+
+	for (;;) {
+		t = run_block(s, n);
+		if (t >= block_ns / 4 || n >= 1UL << 30)
+			break;
+		n *= 2;
+	}
+	for (i = 0; i < 4; i++) {
+		t2 = run_block(s, n);
+		if (t2 < t)
+			t = t2;
+	}
+	n = n * block_ns / (t > 1 ? t : 1);
+	s->iters = n ? n : 1;
+}
+
+static struct subject *find_subject(struct subject *s, int n,
+				    const char *name, const char *param)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s[i].name, name) && !strcmp(s[i].param, param))
+			return &s[i];
+	return NULL;
+}
+
+static void fill_reading(struct seqring_reading *r, unsigned long long ts,
+			 long long value)
+{
+	memset(r, 0, sizeof(*r));
+	r->timestamp_ns = ts;
+	r->value = value;
+	r->channel = 3;
+	snprintf(r->label, sizeof(r->label), "bench");
+}
+
+static unsigned long long realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static const unsigned int batch_sizes[] = { 1, 16, 256, 4096 };
+static const char * const batch_params[] = { "1", "16", "256", "4096" };
+
+static int cmd_ingest(void)
+{
+	static struct seqring_reading one, one_ts0, many[4096];
+	static struct seqring_batch batches[4];
+	static char text[128], raw[sizeof(unsigned int) + sizeof(one)];
+	struct subject subj[16], *noop, *push, *s;
+	int nsubj = 0, fd, tfd, rfd, rounds, r, k, i;
+	unsigned long long ts = realtime_ns();
+	/*
+	 * Many short blocks rather than a few long ones: on a loaded host the
+	 * vCPU is taken away for milliseconds at a time. Most blocks of half a
+	 * millisecond are not hit, and the median of the rounds is one of them.
+	 */
+	double block_ns = 0.5e6;
+	unsigned int id = 1;
+	size_t tlen;
+
+	rounds = rounds_or(301, 101);
+	fd = xopen(DEV_PATH, O_RDWR);
+
+	fill_reading(&one, ts, 42);
+	fill_reading(&one_ts0, 0, 42);
+	for (i = 0; i < 4096; i++)
+		fill_reading(&many[i], ts + i, i);
+	tlen = snprintf(text, sizeof(text), "%llu %u %lld %s\n",
+			(unsigned long long)one.timestamp_ns, one.channel,
+			(long long)one.value, one.label);
+	memcpy(raw, &id, sizeof(id));
+	memcpy(raw + sizeof(id), &one, sizeof(one));
+
+	if (ioctl(fd, BENCH_IOC_NOOP, NULL) != -1 || errno != ENOTTY)
+		die("the no-op ioctl did not fail with ENOTTY");
+
+	memset(subj, 0, sizeof(subj));
+	subj[nsubj++] = (struct subject){ .name = "noop_ioctl", .param = "1",
+		.kind = OP_IOCTL, .fd = fd, .req = BENCH_IOC_NOOP,
+		.expect = -1, .per_call = 1 };
+	subj[nsubj++] = (struct subject){ .name = "push", .param = "1",
+		.kind = OP_IOCTL, .fd = fd, .req = SEQRING_IOC_PUSH,
+		.arg = &one, .per_call = 1 };
+	subj[nsubj++] = (struct subject){ .name = "push_stamped", .param = "1",
+		.kind = OP_IOCTL, .fd = fd, .req = SEQRING_IOC_PUSH,
+		.arg = &one_ts0, .per_call = 1 };
+	for (i = 0; i < 4; i++) {
+		batches[i].readings = (unsigned long)many;
+		batches[i].count = batch_sizes[i];
+		subj[nsubj++] = (struct subject){ .name = "push_batch",
+			.param = batch_params[i], .kind = OP_IOCTL, .fd = fd,
+			.req = SEQRING_IOC_PUSH_BATCH, .arg = &batches[i],
+			.per_call = batch_sizes[i] };
+	}
+
+	tfd = open(TRACING_DIR "/trace_marker", O_WRONLY);
+	if (tfd >= 0)
+		subj[nsubj++] = (struct subject){ .name = "trace_marker",
+			.param = "1", .kind = OP_WRITE, .fd = tfd, .arg = text,
+			.len = tlen, .expect = tlen, .per_call = 1 };
+	else
+		printf("# no %s/trace_marker (%s): peer not measured\n",
+		       TRACING_DIR, strerror(errno));
+	rfd = open(TRACING_DIR "/trace_marker_raw", O_WRONLY);
+	if (rfd >= 0)
+		subj[nsubj++] = (struct subject){ .name = "trace_marker_raw",
+			.param = "1", .kind = OP_WRITE, .fd = rfd, .arg = raw,
+			.len = sizeof(raw), .expect = sizeof(raw),
+			.per_call = 1 };
+	else
+		printf("# no %s/trace_marker_raw (%s): peer not measured\n",
+		       TRACING_DIR, strerror(errno));
+
+	/*
+	 * Calibrate twice, with a warm-up in between: the first calls after
+	 * boot can be many times slower (code not translated by tcg yet, a
+	 * vCPU taken away by the host), and blocks calibrated then would be
+	 * too short to mean anything.
+	 */
+	for (k = 0; k < nsubj; k++)
+		calibrate(&subj[k], block_ns);
+	for (r = 0; r < 50; r++)
+		for (k = 0; k < nsubj; k++)
+			run_block(&subj[k], subj[k].iters);
+	for (k = 0; k < nsubj; k++)
+		calibrate(&subj[k], block_ns);
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < nsubj; k++) {
+			s = &subj[(k + r) % nsubj];
+			s->ns[r] = run_block(s, s->iters) /
+				   ((double)s->iters * s->per_call);
+		}
+	}
+
+	print_row_head();
+	for (k = 0; k < nsubj; k++)
+		record("ingest", subj[k].name, subj[k].param, "ns/reading",
+		       subj[k].ns, rounds);
+
+	noop = find_subject(subj, nsubj, "noop_ioctl", "1");
+	push = find_subject(subj, nsubj, "push", "1");
+	record_ratio("ingest", "push/noop_ioctl", "1", push->ns, noop->ns,
+		     rounds);
+	s = find_subject(subj, nsubj, "push_stamped", "1");
+	record_ratio("ingest", "push_stamped/noop_ioctl", "1", s->ns,
+		     noop->ns, rounds);
+	for (i = 0; i < 4; i++) {
+		s = find_subject(subj, nsubj, "push_batch", batch_params[i]);
+		record_ratio("ingest", "push_batch/noop_ioctl",
+			     batch_params[i], s->ns, noop->ns, rounds);
+	}
+	s = find_subject(subj, nsubj, "trace_marker", "1");
+	if (s)
+		record_ratio("ingest", "trace_marker/push", "1", s->ns,
+			     push->ns, rounds);
+	s = find_subject(subj, nsubj, "trace_marker_raw", "1");
+	if (s)
+		record_ratio("ingest", "trace_marker_raw/push", "1", s->ns,
+			     push->ns, rounds);
+
+	close(fd);
+	if (tfd >= 0)
+		close(tfd);
+	if (rfd >= 0)
+		close(rfd);
+	return 0;
+}
+
+/* ---- fill and the ring's state ----------------------------------------- */
+
+static void get_stats(struct seqring_stats *st)
+{
+	int fd = xopen(DEV_PATH, O_RDONLY);
+
+	if (ioctl(fd, SEQRING_IOC_GET_STATS, st))
+		die("GET_STATS: %s", strerror(errno));
+	close(fd);
+}
+
+/*
+ * Push capacity + capacity / 2 readings: the ring is full and its oldest
+ * reading is not in slot 0. Labels vary in length like real ones.
+ */
+static int cmd_fill(unsigned long long n)
+{
+	static struct seqring_reading r[4096];
+	unsigned long long ts = realtime_ns(), done = 0, want = n + n / 2;
+	static const char * const labels[] = {
+		"kitchen", "t0", "back door", "pressure_hpa", "", "rpm",
+	};
+	struct seqring_batch b = { .readings = (unsigned long)r };
+	struct seqring_stats st;
+	unsigned int i, k;
+	int fd;
+
+	fd = xopen(DEV_PATH, O_RDWR);
+	while (done < want) {
+		k = want - done > 4096 ? 4096 : want - done;
+		for (i = 0; i < k; i++) {
+			memset(&r[i], 0, sizeof(r[i]));
+			r[i].timestamp_ns = ts + (done + i) * 1000;
+			r[i].value = (long long)((done + i) * 7919 % 200001) -
+				     100000;
+			r[i].channel = (done + i) % 8;
+			snprintf(r[i].label, sizeof(r[i].label), "%s",
+				 labels[(done + i) % 6]);
+		}
+		b.count = k;
+		if (ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b))
+			die("PUSH_BATCH: %s", strerror(errno));
+		done += k;
+	}
+	close(fd);
+
+	get_stats(&st);
+	if (st.capacity != n || st.count != n)
+		die("after fill: capacity %llu count %llu, expected %llu",
+		    (unsigned long long)st.capacity,
+		    (unsigned long long)st.count, n);
+	printf("# filled: capacity %llu, count %llu, oldest %llu, newest %llu\n",
+	       (unsigned long long)st.capacity, (unsigned long long)st.count,
+	       (unsigned long long)st.oldest_seq,
+	       (unsigned long long)st.newest_seq);
+	return 0;
+}
+
+/* ---- listing ------------------------------------------------------------- */
+
+static char listing_buf[LISTING_BUF];
+
+/*
+ * Read @path from the start with read()s of @bs bytes, to end of file or,
+ * if @limit, to exactly @limit bytes. Counts lines if @lines.
+ */
+static double read_pass(const char *path, size_t bs, unsigned long long limit,
+			unsigned long long *bytes, unsigned long long *lines)
+{
+	unsigned long long got = 0;
+	long long t0 = now_ns();
+	size_t want;
+	ssize_t n;
+	int fd;
+
+	fd = xopen(path, O_RDONLY);
+	for (;;) {
+		want = bs;
+		if (limit && limit - got < want)
+			want = limit - got;
+		if (!want)
+			break;
+		n = read(fd, listing_buf, want);
+		if (n < 0)
+			die("read %s: %s", path, strerror(errno));
+		if (!n)
+			break;
+		if (lines) {
+			char *p = listing_buf, *end = listing_buf + n;
+
+			while ((p = memchr(p, '\n', end - p))) {
+				++*lines;
+				p++;
+			}
+		}
+		got += n;
+	}
+	close(fd);
+	*bytes = got;
+	return now_ns() - t0;
+}
+
+/* Bytes of the first @n lines of /proc/sequence: "0\n" to "n-1\n". */
+static unsigned long long sequence_bytes(unsigned long long n)
+{
+	unsigned long long b = 0, lo = 0, hi = 10, top;
+	int digits = 1;
+
+	while (lo < n) {
+		top = hi < n ? hi : n;
+		b += (top - lo) * (digits + 1);
+		lo = hi;
+		hi *= 10;
+		digits++;
+	}
+	return b;
+}
+
+struct lsubject {
+	const char *name;
+	const char *path;
+	size_t bs;
+	unsigned long long limit;
+	unsigned long long bytes;
+	double pass_ns[MAX_ROUNDS];
+};
+
+static int cmd_listing(unsigned long long n)
+{
+	struct lsubject ls[4] = {
+		{ .name = "seqring.4k", .path = PROC_PATH, .bs = 4096 },
+		{ .name = "sequence.4k", .path = SEQUENCE_PATH, .bs = 4096,
+		  .limit = sequence_bytes(n) },
+		{ .name = "seqring.64k", .path = PROC_PATH, .bs = 65536 },
+		{ .name = "sequence.64k", .path = SEQUENCE_PATH, .bs = 65536,
+		  .limit = sequence_bytes(n) },
+	};
+	double rec[MAX_ROUNDS], mbs[MAX_ROUNDS], ms[MAX_ROUNDS];
+	unsigned long long lines, bytes, passes;
+	struct seqring_stats st;
+	char param[32], metric[NAME_LEN];
+	int rounds, r, k, i;
+	long long t;
+
+	get_stats(&st);
+	if (st.count != n)
+		die("the ring holds %llu readings, expected %llu (run fill)",
+		    (unsigned long long)st.count, n);
+	snprintf(param, sizeof(param), "%llu", n);
+	if (n >= 1000000)
+		rounds = rounds_or(7, 1);
+	else if (n >= 100000)
+		rounds = rounds_or(15, 3);
+	else
+		rounds = rounds_or(31, 9);
+	/* Short files are read several times per block. */
+	passes = n >= 20000 ? 1 : 20000 / n;
+
+	/* One untimed pass each: check what is read, warm up. */
+	for (k = 0; k < 4; k++) {
+		lines = 0;
+		read_pass(ls[k].path, ls[k].bs, ls[k].limit, &ls[k].bytes,
+			  &lines);
+		if (lines != n + (ls[k].limit ? 0 : 1))
+			die("%s read %zu: %llu lines, expected %llu",
+			    ls[k].path, ls[k].bs, lines,
+			    n + (ls[k].limit ? 0 : 1));
+	}
+	printf("# %s: %llu readings, %llu bytes; %s: %llu bytes; %llu passes per block\n",
+	       PROC_PATH, n, ls[0].bytes, SEQUENCE_PATH, ls[1].bytes, passes);
+
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < 4; k++) {
+			struct lsubject *s = &ls[(k + r) % 4];
+
+			t = 0;
+			for (i = 0; i < (int)passes; i++)
+				t += read_pass(s->path, s->bs, s->limit,
+					       &bytes, NULL);
+			s->pass_ns[r] = (double)t / passes;
+		}
+	}
+
+	print_row_head();
+	for (k = 0; k < 4; k++) {
+		for (r = 0; r < rounds; r++) {
+			rec[r] = n / (ls[k].pass_ns[r] / 1e9);
+			mbs[r] = ls[k].bytes / ls[k].pass_ns[r] * 1e3;
+			ms[r] = ls[k].pass_ns[r] / 1e6;
+		}
+		snprintf(metric, sizeof(metric), "%s.records_per_s",
+			 ls[k].name);
+		record("listing", metric, param, "rec/s", rec, rounds);
+		snprintf(metric, sizeof(metric), "%s.MB_per_s", ls[k].name);
+		record("listing", metric, param, "MB/s", mbs, rounds);
+		snprintf(metric, sizeof(metric), "%s.pass_ms", ls[k].name);
+		record("listing", metric, param, "ms", ms, rounds);
+	}
+	/* records/s ratio == inverse ratio of the times of a pass. */
+	record_ratio("listing", "seqring/sequence.4k", param, ls[1].pass_ns,
+		     ls[0].pass_ns, rounds);
+	record_ratio("listing", "seqring/sequence.64k", param, ls[3].pass_ns,
+		     ls[2].pass_ns, rounds);
+	return 0;
+}
+
+/* ---- contention ------------------------------------------------------------ */
+
+struct reader_stats {
+	unsigned long long reads;
+	unsigned long long ns;
+	unsigned long long passes;
+};
+
+static void reader_loop(struct reader_stats *st, int ready_fd)
+{
+	static char buf[4096];
+	long long t0, t1;
+	bool told = false;
+	ssize_t n;
+	int fd;
+
+	for (;;) {
+		fd = xopen(PROC_PATH, O_RDONLY);
+		do {
+			t0 = now_ns();
+			n = read(fd, buf, sizeof(buf));
+			t1 = now_ns();
+			st->reads++;
+			st->ns += t1 - t0;
+			if (!told) {
+				if (write(ready_fd, "r", 1) != 1)
+					_exit(1);
+				told = true;
+			}
+		} while (n > 0);
+		close(fd);
+		st->passes++;
+	}
+}
+
+/*
+ * The pusher runs on CPU 0 and the readers on the other CPUs, so that what
+ * is measured is how long a reader keeps the ring's lock, not how often the
+ * scheduler gives the pusher's CPU to a reader. (With 2 CPUs, 2 readers
+ * share CPU 1 and take turns at the lock.)
+ */
+static void pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity: %s", strerror(errno));
+}
+
+static void pin_away_from_cpu0(void)
+{
+	long i, n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (n < 2)
+		return;
+	CPU_ZERO(&set);
+	for (i = 1; i < n && i < CPU_SETSIZE; i++)
+		CPU_SET(i, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One block: @nreaders readers loop over the listing while @samples PUSHes
+ * are timed one by one (fewer if they take more than @max_ns in all, but
+ * at least 100). Returns p50, p99 and max in ns, the readers' mean time
+ * per read() (0 without readers) and the number of PUSHes timed.
+ */
+static void contention_block(int fd, int nreaders, long long *lat,
+			     int samples, long long max_ns, double res[5],
+			     struct reader_stats *rs)
+{
+	static unsigned long long rng = 1;
+	struct seqring_reading rd;
+	long long t0, end;
+	pid_t pid[2];
+	int p[2], i;
+	char c;
+
+	if (pipe(p))
+		die("pipe: %s", strerror(errno));
+	for (i = 0; i < nreaders; i++) {
+		memset(&rs[i], 0, sizeof(rs[i]));
+		pid[i] = fork();
+		if (pid[i] < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid[i]) {
+			close(p[0]);
+			pin_away_from_cpu0();
+			reader_loop(&rs[i], p[1]);
+		}
+	}
+	close(p[1]);
+	for (i = 0; i < nreaders; i++)
+		if (read(p[0], &c, 1) != 1)
+			die("a reader did not start");
+	close(p[0]);
+
+	/*
+	 * Back to back, most PUSHes would fall between two read()s of a
+	 * reader: pace them at random gaps of 25 to 75 us (spinning, as a
+	 * sleep would take far longer under emulation), so that they land at
+	 * random points of the readers' work, as independent writers' would.
+	 */
+	fill_reading(&rd, realtime_ns(), 1);
+	end = now_ns() + max_ns;
+	for (i = 0; i < samples && (i < 100 || now_ns() < end); i++) {
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		t0 = now_ns() + 25000 + (long long)(rng >> 33) % 50000;
+		while (now_ns() < t0)
+			;
+		t0 = now_ns();
+		if (ioctl(fd, SEQRING_IOC_PUSH, &rd))
+			die("PUSH: %s", strerror(errno));
+		lat[i] = now_ns() - t0;
+	}
+
+	samples = i;
+	for (i = 0; i < nreaders; i++) {
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+
+	qsort(lat, samples, sizeof(*lat), cmp_ll);
+	res[0] = lat[samples / 2];
+	res[1] = lat[(samples * 99 + 99) / 100 - 1];
+	res[2] = lat[samples - 1];
+	res[3] = 0;
+	res[4] = samples;
+	if (nreaders) {
+		unsigned long long reads = 0, ns = 0;
+
+		for (i = 0; i < nreaders; i++) {
+			reads += rs[i].reads;
+			ns += rs[i].ns;
+		}
+		res[3] = reads ? (double)ns / reads : 0;
+	}
+}
+
+static int cmd_contention(void)
+{
+	static const char * const kparam[] = { "0", "1", "2" };
+	double v[3][5][MAX_ROUNDS];
+	int rounds, samples, r, k, j, fd;
+	long long max_ns;
+	struct reader_stats *rs;
+	struct seqring_stats st;
+	long long *lat;
+
+	rounds = rounds_or(9, 3);
+	samples = quick ? 3000 : 10000;
+	max_ns = quick ? 400000000LL : 1500000000LL;
+	lat = calloc(samples, sizeof(*lat));
+	rs = mmap(NULL, 2 * sizeof(*rs), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!lat || rs == MAP_FAILED)
+		die("out of memory");
+	get_stats(&st);
+	if (!st.count)
+		die("the ring is empty (run fill)");
+	printf("# %llu readings held, up to %d pushes timed per block (%.1f s)\n",
+	       (unsigned long long)st.count, samples, max_ns / 1e9);
+	pin_to_cpu0();
+
+	fd = xopen(DEV_PATH, O_RDWR);
+	/* Warm up. */
+	contention_block(fd, 0, lat, samples, max_ns, v[0][0], rs);
+	for (r = 0; r < rounds; r++) {
+		for (j = 0; j < 3; j++) {
+			double res[5];
+
+			k = (j + r) % 3;
+			contention_block(fd, k, lat, samples, max_ns, res, rs);
+			v[k][0][r] = res[0];
+			v[k][1][r] = res[1];
+			v[k][2][r] = res[2];
+			v[k][3][r] = res[3];
+			v[k][4][r] = res[4];
+		}
+	}
+	close(fd);
+
+	print_row_head();
+	for (k = 0; k < 3; k++) {
+		record("contention", "push_p50", kparam[k], "ns", v[k][0],
+		       rounds);
+		record("contention", "push_p99", kparam[k], "ns", v[k][1],
+		       rounds);
+		record("contention", "push_max", kparam[k], "ns", v[k][2],
+		       rounds);
+		record("contention", "pushes_timed", kparam[k], "n", v[k][4],
+		       rounds);
+		if (k)
+			record("contention", "reader_ns_per_read", kparam[k],
+			       "ns", v[k][3], rounds);
+	}
+	record_ratio("contention", "p99(readers)/p99(idle)", "1", v[1][1],
+		     v[0][1], rounds);
+	record_ratio("contention", "p99(readers)/p99(idle)", "2", v[2][1],
+		     v[0][1], rounds);
+	free(lat);
+	return 0;
+}
+
+/* ---- memory ----------------------------------------------------------------- */
+
+/* Value of "KEY: N" (or "KEY: N kB") in @path, -1 if absent. */
+static long long file_key(const char *path, const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long long v = -1;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	if (v < 0)
+		die("no '%s' in %s", key, path);
+	return v;
+}
+
+static int cmd_memory(unsigned long long n, const char *before)
+{
+	static const char * const keys[] = { "Slab", "VmallocUsed" };
+	static const char * const names[] = { "slab_delta", "vmalloc_delta" };
+	long long cap, ring;
+	char param[32];
+	double d;
+	int i;
+
+	snprintf(param, sizeof(param), "%llu", n);
+	cap = file_key(STATS_PATH, "capacity");
+	ring = file_key(STATS_PATH, "ring_bytes");
+	if (cap != (long long)n)
+		die("debugfs capacity is %lld, expected %llu", cap, n);
+
+	print_row_head();
+	record1("memory", "driver_bytes_per_reading", param, "B",
+		(double)ring / cap);
+	for (i = 0; i < 2; i++) {
+		d = file_key("/proc/meminfo", keys[i]) -
+		    file_key(before, keys[i]);
+		record1("memory", names[i], param, "kB", d);
+	}
+	return 0;
+}
+
+/* ---- report ------------------------------------------------------------------ */
+
+#define MAX_RUNS	16
+
+/*
+ * One figure of the report. A figure measured by several runs (the listing
+ * script loads each capacity more than once, in turn) gets the median of
+ * their medians, the smallest minimum and the largest maximum.
+ */
+struct row {
+	char group[NAME_LEN], metric[NAME_LEN], param[32], unit[16];
+	double med, min, max;
+	int rounds;
+	double runs[MAX_RUNS];
+	int nruns;
+	char target[16];
+	int met;		/* -1: no target */
+};
+
+static struct row rows[MAX_ROWS];
+static int nrows;
+
+static struct row *find_row(const char *group, const char *metric,
+			    const char *param)
+{
+	int i;
+
+	for (i = nrows - 1; i >= 0; i--)
+		if (!strcmp(rows[i].group, group) &&
+		    !strcmp(rows[i].metric, metric) &&
+		    (!param || !strcmp(rows[i].param, param)))
+			return &rows[i];
+	return NULL;
+}
+
+static struct row *add_row(const char *group, const char *metric,
+			   const char *param, const char *unit, double med,
+			   double min, double max, int rounds)
+{
+	struct row *w;
+
+	if (nrows == MAX_ROWS)
+		die("too many results");
+	w = &rows[nrows++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->group, sizeof(w->group), "%s", group);
+	snprintf(w->metric, sizeof(w->metric), "%s", metric);
+	snprintf(w->param, sizeof(w->param), "%s", param);
+	snprintf(w->unit, sizeof(w->unit), "%s", unit);
+	w->med = med;
+	w->min = min;
+	w->max = max;
+	w->rounds = rounds;
+	w->met = -1;
+	return w;
+}
+
+static void load_rows(const char *path)
+{
+	char line[512], g[NAME_LEN], m[NAME_LEN], p[32], u[16];
+	double med, min, max;
+	struct row *w;
+	int rounds;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line,
+			   "%63[^,],%63[^,],%31[^,],%15[^,],%lf,%lf,%lf,%d",
+			   g, m, p, u, &med, &min, &max, &rounds) != 8)
+			continue;
+		w = find_row(g, m, p);
+		if (!w) {
+			w = add_row(g, m, p, u, med, min, max, rounds);
+		} else {
+			w->min = fmin(w->min, min);
+			w->max = fmax(w->max, max);
+			w->rounds += rounds;
+		}
+		if (w->nruns < MAX_RUNS)
+			w->runs[w->nruns++] = med;
+		w->med = summarize(w->runs, w->nruns).med;
+	}
+	fclose(f);
+}
+
+/*
+ * Kernel memory per reading from the meminfo deltas, (d(N) - d(1)) / (N - 1)
+ * with the load of capacity 1 as the baseline: Slab, VmallocUsed and both.
+ * (kmalloc() of more than a page counts as Slab.)
+ */
+static void derive_memory(void)
+{
+	struct row *w, *base, *v, *vbase;
+	unsigned long long cap;
+	int i, n = nrows;
+	double s, d;
+
+	for (i = 0; i < n; i++) {
+		w = &rows[i];
+		cap = strtoull(w->param, NULL, 10);
+		if (strcmp(w->group, "memory") || cap <= 1 ||
+		    strcmp(w->metric, "slab_delta"))
+			continue;
+		base = find_row("memory", "slab_delta", "1");
+		v = find_row("memory", "vmalloc_delta", w->param);
+		vbase = find_row("memory", "vmalloc_delta", "1");
+		if (!base || !v || !vbase)
+			continue;
+		s = (w->med - base->med) * 1024 / (cap - 1);
+		d = (v->med - vbase->med) * 1024 / (cap - 1);
+		add_row("memory", "slab_bytes_per_reading", w->param, "B", s, s,
+			s, 1);
+		add_row("memory", "vmalloc_bytes_per_reading", w->param, "B", d,
+			d, d, 1);
+		add_row("memory", "kernel_bytes_per_reading", w->param, "B",
+			s + d, s + d, s + d, 1);
+	}
+}
+
+/* t(1M) / t(100k) of a pass over the listing: close to 10 if linear. */
+static void derive_scaling(void)
+{
+	static const char * const names[] = {
+		"seqring.4k.pass_ms", "seqring.64k.pass_ms",
+		"sequence.4k.pass_ms", "sequence.64k.pass_ms",
+	};
+	char metric[NAME_LEN];
+	struct row *a, *b;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		a = find_row("listing", names[k], "1000000");
+		b = find_row("listing", names[k], "100000");
+		if (!a || !b)
+			continue;
+		snprintf(metric, sizeof(metric), "scaling.%.*s",
+			 (int)(strlen(names[k]) - 8), names[k]);
+		add_row("listing", metric, "1M/100k", "x", a->med / b->med,
+			a->min / b->max, a->max / b->min, 1);
+	}
+}
+
+/* One target: @le true for "value <= limit", false for ">=". */
+static void target(const char *name, const char *param, const struct row *w,
+		   bool le, double limit)
+{
+	struct row *t;
+
+	if (!w) {
+		t = add_row("target", name, param, "x", NAN, NAN, NAN, 0);
+	} else {
+		t = add_row("target", name, param, w->unit, w->med, w->min,
+			    w->max, w->rounds);
+		t->met = le ? w->med <= limit : w->med >= limit;
+	}
+	snprintf(t->target, sizeof(t->target), "%s%g", le ? "<=" : ">=",
+		 limit);
+}
+
+/* The row with the largest (or smallest) median among matching ones. */
+static struct row *worst_row(const char *group, const char *prefix,
+			     const char *param, bool largest)
+{
+	struct row *best = NULL;
+	int i;
+
+	for (i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+
+		if (strcmp(w->group, group) ||
+		    strncmp(w->metric, prefix, strlen(prefix)) ||
+		    (param && strcmp(w->param, param)))
+			continue;
+		if (!best || (largest ? w->med > best->med :
+					w->med < best->med))
+			best = w;
+	}
+	return best;
+}
+
+static void derive_targets(void)
+{
+	target("push/noop_ioctl", "1",
+	       find_row("ingest", "push/noop_ioctl", "1"), true, 1.15);
+	target("push_batch(4096)/noop_ioctl", "4096",
+	       find_row("ingest", "push_batch/noop_ioctl", "4096"), true,
+	       0.05);
+	target("trace_marker/push", "1",
+	       find_row("ingest", "trace_marker/push", "1"), false, 2.0);
+	target("listing seqring/sequence (worst)", "all",
+	       worst_row("listing", "seqring/sequence", NULL, false), false,
+	       0.8);
+	target("scaling seqring 1M/100k (worst)", "1M/100k",
+	       worst_row("listing", "scaling.seqring", NULL, true), true, 11);
+	target("p99(2 readers)/p99(idle)", "2",
+	       find_row("contention", "p99(readers)/p99(idle)", "2"), true, 5);
+	target("memory bytes/reading (worst)", "all",
+	       worst_row("memory", "driver_bytes_per_reading", NULL, true),
+	       true, 48);
+}
+
+static void read_small(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, size, "unknown");
+	if (!f)
+		return;
+	if (fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void write_json(const char *path, const char *kernel,
+		       const char *clocksource)
+{
+	FILE *f = fopen(path, "w");
+	const char *sep = "";
+	int i;
+
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	fprintf(f, "{\n  \"quick\": %s,\n  \"kernel\": ",
+		quick ? "true" : "false");
+	json_str(f, kernel);
+	fputs(",\n  \"clocksource\": ", f);
+	json_str(f, clocksource);
+	fprintf(f, ",\n  \"cpus\": %ld,\n  \"results\": [",
+		sysconf(_SC_NPROCESSORS_ONLN));
+	for (i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+
+		if (!strcmp(w->group, "target"))
+			continue;
+		fprintf(f, "%s\n    {\"group\": ", sep);
+		json_str(f, w->group);
+		fputs(", \"metric\": ", f);
+		json_str(f, w->metric);
+		fputs(", \"param\": ", f);
+		json_str(f, w->param);
+		fputs(", \"unit\": ", f);
+		json_str(f, w->unit);
+		fputs(", \"median\": ", f);
+		json_num(f, w->med);
+		fputs(", \"min\": ", f);
+		json_num(f, w->min);
+		fputs(", \"max\": ", f);
+		json_num(f, w->max);
+		fprintf(f, ", \"rounds\": %d}", w->rounds);
+		sep = ",";
+	}
+	fputs("\n  ],\n  \"targets\": [", f);
+	sep = "";
+	for (i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+
+		if (strcmp(w->group, "target"))
+			continue;
+		fprintf(f, "%s\n    {\"name\": ", sep);
+		json_str(f, w->metric);
+		fputs(", \"value\": ", f);
+		json_num(f, w->med);
+		fputs(", \"target\": ", f);
+		json_str(f, w->target);
+		fprintf(f, ", \"met\": %s}",
+			w->met < 0 ? "null" : w->met ? "true" : "false");
+		sep = ",";
+	}
+	fputs("\n  ]\n}\n", f);
+	fclose(f);
+}
+
+static void write_csv(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	fputs("group,metric,param,unit,median,min,max,rounds,target,met\n", f);
+	for (i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+
+		fprintf(f, "%s,%s,%s,%s,%.6g,%.6g,%.6g,%d,%s,%s\n", w->group,
+			w->metric, w->param, w->unit, w->med, w->min, w->max,
+			w->rounds, w->target,
+			w->met < 0 ? "" : w->met ? "met" : "missed");
+	}
+	fclose(f);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	const char *csv = NULL, *json = NULL, *last = "";
+	char kernel[128], clocksource[64];
+	struct utsname u;
+	int i, missed = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-c") && i + 1 < argc)
+			csv = argv[++i];
+		else if (!strcmp(argv[i], "-j") && i + 1 < argc)
+			json = argv[++i];
+		else
+			die("report: bad argument '%s'", argv[i]);
+	}
+	load_rows(out_path);
+	if (!nrows)
+		die("no results in %s", out_path);
+	derive_memory();
+	derive_scaling();
+	derive_targets();
+
+	uname(&u);
+	snprintf(kernel, sizeof(kernel), "%s", u.release);
+	read_small("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		   clocksource, sizeof(clocksource));
+	printf("seqring benchmark (%s): kernel %s, %ld CPUs, clocksource %s\n",
+	       quick ? "quick" : "full", kernel,
+	       sysconf(_SC_NPROCESSORS_ONLN), clocksource);
+	printf("figures: median over rounds [min, max]; ratios: median of per-round ratios\n\n");
+	print_row_head();
+	for (i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+
+		if (!strcmp(w->group, "target"))
+			continue;
+		if (strcmp(w->group, last) && *last)
+			putchar('\n');
+		last = w->group;
+		print_row(w->group, w->metric, w->param, w->unit, w->med,
+			  w->min, w->max);
+	}
+	printf("\n%-36s %10s  %-8s %s\n", "target", "value", "limit",
+	       "status");
+	for (i = 0; i < nrows; i++) {
+		struct row *w = &rows[i];
+
+		if (strcmp(w->group, "target"))
+			continue;
+		printf("%-36s %10.4g  %-8s %s\n", w->metric, w->med, w->target,
+		       w->met < 0 ? "not measured" : w->met ? "met" : "MISSED");
+		missed += w->met != 1;
+	}
+	printf("\n%d of the targets missed or not measured\n", missed);
+	if (csv)
+		write_csv(csv);
+	if (json)
+		write_json(json, kernel, clocksource);
+	return 0;
+}
+
+/* ---- main ------------------------------------------------------------------- */
+
+static void print_usage(void)
+{
+	fprintf(stderr,
+		"usage: seqring_bench [-q] [-r ROUNDS] [-o FILE] ingest | fill N | listing N |\n"
+		"       contention | memory N MEMINFO_BEFORE | report [-c CSV] [-j JSON]\n");
+	exit(2);
+}
+
+static unsigned long long parse_n(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || !v)
+		print_usage();
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "+qr:o:")) != -1) {
+		switch (opt) {
+		case 'q':
+			quick = true;
+			break;
+		case 'r':
+			rounds_opt = atoi(optarg);
+			if (rounds_opt < 1)
+				print_usage();
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		default:
+			print_usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		print_usage();
+	cmd = argv[0];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
+
+	open_out();
+	if (!strcmp(cmd, "ingest") && argc == 1)
+		return cmd_ingest();
+	if (!strcmp(cmd, "fill") && argc == 2)
+		return cmd_fill(parse_n(argv[1]));
+	if (!strcmp(cmd, "listing") && argc == 2)
+		return cmd_listing(parse_n(argv[1]));
+	if (!strcmp(cmd, "contention") && argc == 1)
+		return cmd_contention();
+	if (!strcmp(cmd, "memory") && argc == 3)
+		return cmd_memory(parse_n(argv[1]), argv[2]);
+	print_usage();
+	return 2;
+}
