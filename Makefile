@@ -19,7 +19,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 export KDIR KVER KERNEL
 
-.PHONY: all modules tool progs clean help deps check demo lint stress bench
+.PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug
 
 all: modules tool progs
 
@@ -49,6 +49,8 @@ help:
 	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
+	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
+	@echo "           in build/linux), then the check tier and tests/debugvm on it"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -97,3 +99,14 @@ bench: deps
 	$(MAKE) all
 	$(MAKE) -C tests/bench
 	QUICK=$(QUICK) tests/bench/run-bench.sh
+
+# The modules are rebuilt against the debug kernel; a later `make check`
+# rebuilds them against Debian's (kbuild sees the changed command line).
+check-debug: deps
+	mkdir -p build
+	tests/debug/build-kernel.sh > build/debug-kernel.env
+	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR && \
+		KERNEL=$$KERNEL VM_TIMEOUT=2400 VM_SCRIPT_TIMEOUT=600 \
+		tests/vm/run.sh check && \
+		KERNEL=$$KERNEL VM_TIMEOUT=2400 VM_SCRIPT_TIMEOUT=900 \
+		tests/vm/run.sh debugvm

@@ -7,11 +7,13 @@
  * else (count, slot of a sequence number) is derived from them.
  */
 
+#include <linux/export.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <kunit/visibility.h>
 
 #include "seqring.h"
 
@@ -42,6 +44,7 @@ int seqring_ring_init(struct seqring_ring *ring, u32 capacity)
 	ring->cleared = 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
 
 /**
  * seqring_ring_destroy - free the ring's slots
@@ -52,6 +55,7 @@ void seqring_ring_destroy(struct seqring_ring *ring)
 	kvfree(ring->slots);
 	ring->slots = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_destroy);
 
 /**
  * seqring_reading_prepare - check a reading from userspace and complete it
@@ -80,6 +84,7 @@ int seqring_reading_prepare(struct seqring_reading *r)
 		r->timestamp_ns = ktime_get_real_ns();
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_reading_prepare);
 
 static u32 seqring_slot(const struct seqring_ring *ring, u64 seq)
 {
@@ -119,6 +124,7 @@ void seqring_ring_push(struct seqring_ring *ring,
 	}
 	spin_unlock(&ring->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 
 /**
  * seqring_ring_clear - discard every reading held
@@ -134,6 +140,7 @@ void seqring_ring_clear(struct seqring_ring *ring)
 	ring->oldest_seq = ring->next_seq;
 	spin_unlock(&ring->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
 
 /**
  * seqring_ring_stats - take a consistent snapshot of the counters
@@ -156,6 +163,7 @@ void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 	}
 	spin_unlock(&ring->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_stats);
 
 /**
  * seqring_ring_find - the reading with a given sequence number
@@ -173,3 +181,4 @@ struct seqring_reading *seqring_ring_find(struct seqring_ring *ring, u64 seq)
 		return NULL;
 	return &ring->slots[seqring_slot(ring, seq)];
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_find);

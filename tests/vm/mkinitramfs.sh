@@ -164,6 +164,8 @@ fi
 
 # --- the project's pieces ---------------------------------------------------
 cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" modules/
+# KUnit tests of the ring: built only against a kernel with CONFIG_KUNIT.
+[ -f "$ko_dir/seqring_kunit.ko" ] && cp "$ko_dir/seqring_kunit.ko" modules/
 cp "$ctl" usr/bin/seqringctl
 
 cp "$vm/init" init

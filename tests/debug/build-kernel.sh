@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-kernel.sh - build the debug kernel that `make check-debug` boots
+#
+# Unpacks Debian's linux-source-6.1 into build/linux, configures it from
+# `make tinyconfig` plus tests/debug.config, and builds bzImage and
+# modules_prepare plus Module.symvers (so that `make modules
+# KDIR=build/linux` works).
+#
+# The build is cached: build/linux/.seqring-config-hash records a hash of
+# the config fragment, the linux-source-6.1 package version and the recipe
+# below. When it matches and the build is complete, nothing is done. A new
+# package version unpacks the source again; a changed fragment reconfigures
+# the tree and rebuilds incrementally.
+#
+# Output: progress and compiler warnings on stderr (and in
+# build/debug-kernel.log); on stdout, only two shell assignments with
+# absolute paths, so that a caller can `eval "$(tests/debug/build-kernel.sh)"`:
+#   KDIR=.../build/linux
+#   KERNEL=.../build/linux/arch/x86/boot/bzImage
+#
+# Environment: JOBS (default: nproc) parallel make jobs.
+# Needs root only when packages are missing (installed with apt-get).
+
+set -eu
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fragment=$root/tests/debug.config
+kdir=$root/build/linux
+tarball=/usr/src/linux-source-6.1.tar.xz
+log=$root/build/debug-kernel.log
+jobs=${JOBS:-$(nproc)}
+kmake=(make -C "$kdir" ARCH=x86_64 -j"$jobs")
+# Bump when the steps below change in a way that needs a rebuild.
+recipe=2
+
+say() {
+	echo "build-kernel: $*" >&2
+}
+
+die() {
+	say "$*"
+	exit 1
+}
+
+# --- packages ----------------------------------------------------------------
+packages="linux-source-6.1 make gcc libc6-dev bc flex bison libelf-dev
+libssl-dev cpio kmod xz-utils tar perl"
+
+is_installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+missing=
+for p in $packages; do
+	is_installed "$p" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	say "installing:$missing"
+	[ "$(id -u)" -eq 0 ] || die "need root to install packages (run 'sudo $0')"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update >&2
+	# shellcheck disable=SC2086 # word splitting of the list is intended
+	apt-get install -y --no-install-recommends $missing </dev/null >&2
+	for p in $missing; do
+		is_installed "$p" || die "$p still not installed"
+	done
+fi
+[ -f "$tarball" ] || die "linux-source-6.1 is installed but $tarball is missing"
+
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+hash=$({
+	echo "recipe $recipe"
+	echo "linux-source-6.1 $srcver"
+	cat "$fragment"
+} | sha256sum | cut -d' ' -f1)
+
+result() {
+	echo "KDIR=$kdir"
+	echo "KERNEL=$kdir/arch/x86/boot/bzImage"
+}
+
+if [ "$(cat "$kdir/.seqring-config-hash" 2>/dev/null)" = "$hash" ] &&
+   [ -f "$kdir/arch/x86/boot/bzImage" ] && [ -s "$kdir/Module.symvers" ]; then
+	say "up to date: $kdir/arch/x86/boot/bzImage"
+	result
+	exit 0
+fi
+
+mkdir -p "$root/build"
+: >"$log"
+start=$(date +%s)
+
+# --- source ------------------------------------------------------------------
+# .seqring-source-version is written only after a complete unpack, so an
+# interrupted unpack is redone.
+if [ "$(cat "$kdir/.seqring-source-version" 2>/dev/null)" != "$srcver" ]; then
+	say "unpacking linux-source-6.1 $srcver into $kdir"
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	tar -xf "$tarball" -C "$kdir" --strip-components=1
+	echo "$srcver" >"$kdir/.seqring-source-version"
+fi
+# A failed or interrupted build must not look finished to the next run.
+rm -f "$kdir/.seqring-config-hash"
+
+# --- configuration -----------------------------------------------------------
+say "configuring: tinyconfig + ${fragment#"$root"/}"
+"${kmake[@]}" -s tinyconfig >>"$log" 2>&1 || die "make tinyconfig failed (see $log)"
+# -m: merge only; olddefconfig then resolves dependencies, giving newly
+# visible options their defaults.
+(cd "$kdir" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m .config "$fragment") \
+	>>"$log" 2>&1 || die "merge_config.sh failed (see $log)"
+"${kmake[@]}" -s olddefconfig >>"$log" 2>&1 || die "make olddefconfig failed (see $log)"
+
+# Every line of the fragment must have survived: Kconfig drops what it
+# cannot satisfy without a word.
+dropped=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		sym=${line%%=*}
+		want=$line
+		;;
+	"# CONFIG_"*" is not set")
+		sym=${line#"# "}
+		sym=${sym%% *}
+		want=$line
+		;;
+	*) continue ;;
+	esac
+	have=$(grep -E "^($sym=|# $sym is not set)" "$kdir/.config" || true)
+	# An option that is off may also be absent altogether (invisible).
+	if [ "$have" != "$want" ] &&
+	   ! { [ -z "$have" ] && [ "${want#\# }" != "$want" ]; }; then
+		say "fragment line '$want' is not in .config (have: '${have:-nothing}')"
+		dropped=$((dropped + 1))
+	fi
+done <"$fragment"
+[ "$dropped" -eq 0 ] || die "$dropped line(s) of ${fragment#"$root"/} were dropped by Kconfig; fix their dependencies"
+
+# --- build -------------------------------------------------------------------
+say "building bzImage and modules_prepare with $jobs jobs (log: $log)"
+"${kmake[@]}" -s bzImage 2>&1 | tee -a "$log" >&2
+[ "${PIPESTATUS[0]}" -eq 0 ] || die "kernel build failed (see $log)"
+"${kmake[@]}" -s modules_prepare 2>&1 | tee -a "$log" >&2
+[ "${PIPESTATUS[0]}" -eq 0 ] || die "make modules_prepare failed (see $log)"
+# Module.symvers, which out-of-tree modules need to resolve the kernel's
+# symbols, is written by `make modules` (quick: tinyconfig has no =m).
+"${kmake[@]}" -s modules 2>&1 | tee -a "$log" >&2
+[ "${PIPESTATUS[0]}" -eq 0 ] || die "make modules failed (see $log)"
+[ -s "$kdir/Module.symvers" ] || die "make modules wrote no Module.symvers"
+
+echo "$hash" >"$kdir/.seqring-config-hash"
+say "built $(cat "$kdir/include/config/kernel.release") in $(($(date +%s) - start))s:" \
+    "$kdir/arch/x86/boot/bzImage"
+result

@@ -1,0 +1,240 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Allocation failures (failslab + fail_page_alloc, through fail-nth): every
+# allocation an operation makes is failed once, one run of the operation
+# per allocation, and every run must end cleanly: success (the failure was
+# tolerated) or ENOMEM, nothing half-registered after a failed load, the
+# driver still working afterwards, and no kernel report (checked here, see
+# below; kmemleak in 90-kmemleak.sh then finds the error paths' leaks).
+#
+# tests/bin/failnth N OP ... runs OP with the Nth fault-injection point of
+# the calling thread failed; N goes up from 1 until the operation gets
+# through without reaching the Nth point, so every point, in the driver and
+# in the kernel code it calls, has failed once. The points are slab
+# allocations (failslab) and page allocations of order 1 and up
+# (fail_page_alloc): kmalloc() above 8 KiB goes to the page allocator, so
+# without the latter kvmalloc() would never fall back to vmalloc(). Order-0
+# pages are left out: KASAN shadow and page tables would add hundreds of
+# points per operation without reaching another error path of the driver.
+# One failure per run: when kvmalloc's kmalloc attempt fails, the vmalloc()
+# it falls back to succeeds; a failing kvmalloc() is covered with sizes of
+# at most a page, where there is no fallback (the driver's error path is
+# the same either way).
+#
+# Allocation failures in the kernel's own vmalloc() calls (module loader,
+# vmemdup_user) print "vmalloc error: ..." with a stack dump; they are
+# expected here. Any real report (Oops/BUG/WARNING/KASAN/UBSAN/lockdep)
+# logged while this script runs fails its last test, so that it is pinned
+# on this script and shown in full (the host checks the whole log as well).
+#
+# Allocation sites of the driver and the operation that reaches each:
+#   main.c      kzalloc(struct seqring)                 load
+#   ring.c      kvmalloc_array(slots)                   load, capacity=16
+#   procfs.c    proc_create_data(/proc/seqring)         load
+#   debugfs.c   debugfs_create_dir/file (failure ok)    load
+#   chardev.c   misc_register(), sysfs groups, uevent   load
+#   chardev.c   kzalloc(struct seqring_client)          open /dev/seqring
+#   chardev.c   vmemdup_user(batch)                     PUSH_BATCH of 10;
+#                                                       of 2000 (80000
+#                                                       bytes) for the
+#                                                       vmalloc fallback
+#   listing.c   seq_open(), seq_file buffer             open + read of
+#                                                       /proc/seqring and
+#                                                       debugfs readings
+#   debugfs.c   single_open(), seq_file buffer          open + read of
+#                                                       debugfs stats,
+#                                                       clients
+#   sysfs.c     sysfs buffer (kernfs)                   open + read of
+#                                                       /sys/class/misc/
+#                                                       seqring/count
+#   sequence.c  proc_create()                           load sequence.ko
+#   PUSH, GET_STATS and CLEAR allocate nothing; they run once each with
+#   injection armed to show that.
+
+# shellcheck disable=SC2317 # the checks are called through sweep
+# shellcheck source=SCRIPTDIR/../lib.sh
+. "${TESTS_DIR:-/tests}/lib.sh"
+
+FAILSLAB=/sys/kernel/debug/failslab
+FAILNTH=$BIN/failnth
+MAXN=2000
+
+if [ ! -d "$FAILSLAB" ] || [ ! -d /sys/kernel/debug/fail_page_alloc ] ||
+   [ ! -e /proc/thread-self/fail-nth ]; then
+	echo "1..0 # SKIP no failslab/fail_page_alloc/fail-nth (not the debug kernel)"
+	exit 0
+fi
+if [ ! -x "$FAILNTH" ]; then
+	echo "1..0 # SKIP no $FAILNTH"
+	exit 0
+fi
+
+# Only fail-nth injects (probability stays 0); GFP_KERNEL allocations count
+# too; no stack dump per injection.
+for d in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
+	echo 0 >"$d/probability"
+	echo N >"$d/ignore-gfp-wait"
+	echo 0 >"$d/verbose"
+done
+echo 1 >/sys/kernel/debug/fail_page_alloc/min-order
+
+kmsg_mark "50-failslab start"
+
+plan 22
+
+# leftovers: what a failed load must not leave behind.
+leftovers() {
+	for p in /sys/module/seqring /proc/seqring /dev/seqring \
+		 /sys/class/misc/seqring "$DEBUGFS"; do
+		[ -e "$p" ] && echo "$p"
+	done
+}
+
+# sweep DESC CHECK_FN OP ARGS...: run failnth N OP ARGS for N = 1, 2, ...
+# until the operation no longer reaches the Nth point. After each run,
+# CHECK_FN RESULT must succeed (RESULT: ok, ENOMEM, ...). Passes if every
+# run was clean; reports how many points were failed.
+sweep() {
+	_desc=$1
+	_check=$2
+	shift 2
+	_n=1
+	_bad=
+	_enomem=0
+	_tolerated=0
+	while [ $_n -le $MAXN ]; do
+		_out=$("$FAILNTH" $_n "$@" 2>&1)
+		_st=${_out%% *}
+		_res=${_out#* }
+		case $_st in
+		injected | not-injected) ;;
+		*) _bad="N=$_n: failnth failed: $_out"; break ;;
+		esac
+		if ! _why=$($_check "$_res" 2>&1); then
+			_bad="N=$_n: $_st $_res: $_why"
+			break
+		fi
+		[ "$_st" = not-injected ] && break
+		case $_res in
+		ENOMEM) _enomem=$((_enomem + 1)) ;;
+		ok) _tolerated=$((_tolerated + 1)) ;;
+		esac
+		_n=$((_n + 1))
+	done
+	if [ -n "$_bad" ]; then
+		not_ok "$_desc" "$_bad"
+	elif [ $_n -gt $MAXN ]; then
+		not_ok "$_desc" "still injecting after $MAXN points"
+	elif [ "$_res" != ok ]; then
+		not_ok "$_desc" "without injection: $_res"
+	else
+		ok "$_desc ($((_n - 1)) points failed: $_enomem ENOMEM, $_tolerated tolerated)"
+	fi
+	SWEEP_POINTS=$((_n - 1))
+}
+
+# Result checks for sweep.
+enomem_or_ok() {
+	case $1 in ok | ENOMEM) return 0 ;; esac
+	echo "expected ok or ENOMEM"
+	return 1
+}
+
+# A load attempt: failed cleanly (nothing left) or loaded and working.
+load_result() {
+	case $1 in
+	ok)
+		[ -c "$DEV" ] || { echo "loaded but no $DEV"; rmmod seqring; return 1; }
+		"$BIN/push_n" 3 || { echo "loaded but push fails"; rmmod seqring; return 1; }
+		rmmod seqring || { echo "loaded but rmmod fails"; return 1; }
+		;;
+	ENOMEM) ;;
+	*)
+		echo "expected ok or ENOMEM"
+		rmmod seqring 2>/dev/null
+		return 1
+		;;
+	esac
+	_left=$(leftovers)
+	[ -z "$_left" ] && return 0
+	echo "left behind: $_left"
+	rmmod seqring 2>/dev/null
+	return 1
+}
+
+seq_load_result() {
+	case $1 in
+	ok) head -n 3 /proc/sequence >/dev/null && rmmod sequence ;;
+	ENOMEM)
+		if [ -e /proc/sequence ] || [ -d /sys/module/sequence ]; then
+			echo "left behind /proc/sequence or the module"
+			rmmod sequence
+			return 1
+		fi
+		;;
+	*) echo "expected ok or ENOMEM"; rmmod sequence 2>/dev/null; return 1 ;;
+	esac
+}
+
+# --- module load --------------------------------------------------------------
+kmsg_mark "50-failslab load"
+sweep "load (capacity=16): every allocation fails once, cleanly" \
+	load_result load "$MODDIR/seqring.ko" capacity=16
+n=$(dmesg_since "50-failslab load" | grep -c 'cannot allocate a ring')
+if [ "$n" -ge 1 ]; then
+	ok "the ring allocation was among the failed points"
+else
+	not_ok "the ring allocation was among the failed points" \
+		"expected 'cannot allocate a ring' in the kernel log, got none"
+fi
+udevadm settle
+
+# --- the character device -----------------------------------------------------
+check_load "seqring.ko loads (capacity=1000) for the next tests" capacity=1000
+push 5 >/dev/null
+sweep "open /dev/seqring for writing" enomem_or_ok open "$DEV" w
+is 0 "$(debugfs_stat clients)" "no client is left registered after the failed opens"
+sweep "open /dev/seqring read-only" enomem_or_ok open "$DEV" r
+sweep "PUSH_BATCH of 10 readings (kmalloc copy)" enomem_or_ok batch "$DEV" 10
+sweep "PUSH_BATCH of 2000 readings (kmalloc, or vmalloc when it fails)" \
+	enomem_or_ok batch "$DEV" 2000
+total=$(stat_get total)
+sweep "PUSH" enomem_or_ok push "$DEV"
+is 0 "$SWEEP_POINTS" "PUSH has no fault-injection point"
+sweep "GET_STATS" enomem_or_ok stats "$DEV"
+sweep "CLEAR" enomem_or_ok clear "$DEV"
+is $((total + 1)) "$(stat_get total)" \
+	"after the PUSH sweep, total grew by exactly its one successful PUSH"
+
+# --- seq_files and sysfs --------------------------------------------------------
+push 50 >/dev/null
+sweep "open and read /proc/seqring" enomem_or_ok openread "$PROC"
+sweep "read /proc/seqring (the open not failed)" enomem_or_ok read "$PROC"
+for f in readings stats clients; do
+	sweep "open and read debugfs $f" enomem_or_ok openread "$DEBUGFS/$f"
+done
+sweep "open and read sysfs count" enomem_or_ok openread "$SYSFS/count"
+check_unload "seqring.ko unloads after all that"
+
+# --- sequence.ko ----------------------------------------------------------------
+sweep "load sequence.ko: every allocation fails once, cleanly" \
+	seq_load_result load "$MODDIR/sequence.ko"
+udevadm settle
+
+# --- the kernel log ---------------------------------------------------------------
+report_re='Oops|BUG:|WARNING:|Kernel panic|kernel BUG|general protection fault|'
+report_re=$report_re'soft lockup|hard LOCKUP|rcu.*detected stalls|blocked for more than|'
+report_re=$report_re'KASAN|UBSAN|possible circular locking|inconsistent lock state|'
+report_re=$report_re'possible recursive locking|suspicious RCU usage|bad unlock balance|'
+report_re=$report_re'lockdep is turned off|list_(add|del) corruption|usercopy:'
+dmesg_since "50-failslab start" >"$T/log"
+if grep -Eq "$report_re" "$T/log"; then
+	not_ok "no kernel report during the sweeps (only expected allocation failure warnings)" \
+		"$(grep -En "$report_re" "$T/log" | head -n 20)" \
+		"kernel log from the first report:" \
+		"$(sed -n "$(grep -Enm1 "$report_re" "$T/log" | cut -d: -f1),+60p" "$T/log")"
+else
+	ok "no kernel report during the sweeps ($(grep -c 'vmalloc error\|page allocation failure' "$T/log") expected allocation failure warnings)"
+fi
+done_testing

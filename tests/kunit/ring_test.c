@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the seqring ring (driver/ring.c)
+ *
+ * Built as seqring_kunit.ko when the target kernel has CONFIG_KUNIT; it
+ * uses the ring functions that seqring.ko exports to the
+ * EXPORTED_FOR_KUNIT_TESTING namespace, so seqring.ko must be loaded first.
+ * Loading this module runs the suite "seqring_ring" and prints its KTAP
+ * results to the kernel log (and to /sys/kernel/debug/kunit/seqring_ring/
+ * results).
+ */
+
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "seqring.h"
+
+/**
+ * struct ring_test_ctx - per-test state
+ * @ring: the ring under test
+ * @initialized: @ring was set up and must be destroyed by ring_test_exit()
+ */
+struct ring_test_ctx {
+	struct seqring_ring ring;
+	bool initialized;
+};
+
+static int ring_test_init(struct kunit *test)
+{
+	struct ring_test_ctx *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	return 0;
+}
+
+/* Runs even when a test case aborted on a failed assertion. */
+static void ring_test_exit(struct kunit *test)
+{
+	struct ring_test_ctx *ctx = test->priv;
+
+	if (ctx->initialized)
+		seqring_ring_destroy(&ctx->ring);
+}
+
+/* A ring of @capacity slots, destroyed by ring_test_exit(). */
+static struct seqring_ring *new_ring(struct kunit *test, u32 capacity)
+{
+	struct ring_test_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&ctx->ring, capacity), 0);
+	ctx->initialized = true;
+	return &ctx->ring;
+}
+
+/*
+ * The reading that the tests push as number @i: every field derived from
+ * @i, so that the reading found at a sequence number shows which push
+ * stored it.
+ */
+static void make_reading(struct seqring_reading *r, unsigned int i)
+{
+	memset(r, 0, sizeof(*r));
+	r->timestamp_ns = 1000000ULL + i;
+	r->value = -(s64)i;
+	r->channel = i % 7;
+	snprintf(r->label, sizeof(r->label), "r%u", i);
+}
+
+/* Push readings number @first to @first + @n - 1, one call per reading. */
+static void push_singles(struct seqring_ring *ring, unsigned int first,
+			 unsigned int n)
+{
+	struct seqring_reading r;
+	unsigned int i;
+
+	for (i = first; i < first + n; i++) {
+		make_reading(&r, i);
+		seqring_ring_push(ring, &r, 1);
+	}
+}
+
+/* Push readings number @first to @first + @n - 1 in one call. */
+static void push_batch(struct kunit *test, struct seqring_ring *ring,
+		       unsigned int first, unsigned int n)
+{
+	struct seqring_reading *r;
+	unsigned int i;
+
+	r = kunit_kmalloc_array(test, n, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	for (i = 0; i < n; i++)
+		make_reading(&r[i], first + i);
+	seqring_ring_push(ring, r, n);
+}
+
+/*
+ * Copy the reading with sequence number @seq to @out. Returns false if the
+ * ring does not hold it. seqring_ring_find() wants the ring's lock, and
+ * KUnit expectations may sleep, so only the copy happens under the lock.
+ */
+static bool ring_get(struct seqring_ring *ring, u64 seq,
+		     struct seqring_reading *out)
+{
+	struct seqring_reading *r;
+
+	spin_lock(&ring->lock);
+	r = seqring_ring_find(ring, seq);
+	if (r)
+		*out = *r;
+	spin_unlock(&ring->lock);
+	return r;
+}
+
+/* Index of the slot seqring_ring_find() returns for @seq, or -1. */
+static long ring_slot_of(struct seqring_ring *ring, u64 seq)
+{
+	struct seqring_reading *r;
+	long slot = -1;
+
+	spin_lock(&ring->lock);
+	r = seqring_ring_find(ring, seq);
+	if (r)
+		slot = r - ring->slots;
+	spin_unlock(&ring->lock);
+	return slot;
+}
+
+/* The ring holds sequence number @seq, and it is the reading pushed as @i. */
+static void expect_held(struct kunit *test, struct seqring_ring *ring,
+			u64 seq, unsigned int i)
+{
+	struct seqring_reading got, want;
+
+	make_reading(&want, i);
+	if (!ring_get(ring, seq, &got)) {
+		KUNIT_FAIL(test, "seq %llu not found", seq);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(&got, &want, sizeof(got)), 0,
+			    "seq %llu: value %lld label '%s', expected %lld '%s'",
+			    seq, got.value, got.label, want.value, want.label);
+}
+
+static void expect_not_held(struct kunit *test, struct seqring_ring *ring,
+			    u64 seq)
+{
+	struct seqring_reading got;
+
+	KUNIT_EXPECT_FALSE_MSG(test, ring_get(ring, seq, &got),
+			       "seq %llu should not be held", seq);
+}
+
+/* Check the counters, and the invariant that nothing is lost silently. */
+static void expect_stats(struct kunit *test, struct seqring_ring *ring,
+			 u64 count, u64 total, u64 dropped, u64 cleared,
+			 u64 oldest, u64 newest)
+{
+	struct seqring_stats st;
+
+	memset(&st, 0xa5, sizeof(st));
+	seqring_ring_stats(ring, &st);
+	KUNIT_EXPECT_EQ(test, st.capacity, (u64)ring->capacity);
+	KUNIT_EXPECT_EQ(test, st.count, count);
+	KUNIT_EXPECT_EQ(test, st.total, total);
+	KUNIT_EXPECT_EQ(test, st.dropped, dropped);
+	KUNIT_EXPECT_EQ(test, st.cleared, cleared);
+	KUNIT_EXPECT_EQ(test, st.oldest_seq, oldest);
+	KUNIT_EXPECT_EQ(test, st.newest_seq, newest);
+	KUNIT_EXPECT_EQ(test, st.reserved, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.total, st.count + st.dropped + st.cleared);
+}
+
+static void ring_test_empty(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+
+	expect_stats(test, ring, 0, 0, 0, 0, 0, 0);
+	expect_not_held(test, ring, 0);
+	expect_not_held(test, ring, 1);
+}
+
+static void ring_test_push_into_empty(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+
+	push_singles(ring, 1, 1);
+	expect_stats(test, ring, 1, 1, 0, 0, 1, 1);
+	expect_held(test, ring, 1, 1);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 1), 0L);
+	expect_not_held(test, ring, 0);
+	expect_not_held(test, ring, 2);
+}
+
+static void ring_test_fill_to_capacity(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	u64 seq;
+
+	push_singles(ring, 1, 4);
+	expect_stats(test, ring, 4, 4, 0, 0, 1, 4);
+	for (seq = 1; seq <= 4; seq++) {
+		expect_held(test, ring, seq, seq);
+		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq), (long)seq - 1);
+	}
+	expect_not_held(test, ring, 5);
+}
+
+static void ring_test_wrap_overwrites_oldest(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	u64 seq;
+
+	push_singles(ring, 1, 6);
+	expect_stats(test, ring, 4, 6, 2, 0, 3, 6);
+	expect_not_held(test, ring, 1);
+	expect_not_held(test, ring, 2);
+	for (seq = 3; seq <= 6; seq++)
+		expect_held(test, ring, seq, seq);
+	expect_not_held(test, ring, 7);
+
+	/* One more full turn: everything from before is gone. */
+	push_singles(ring, 7, 4);
+	expect_stats(test, ring, 4, 10, 6, 0, 7, 10);
+	for (seq = 1; seq <= 6; seq++)
+		expect_not_held(test, ring, seq);
+	for (seq = 7; seq <= 10; seq++)
+		expect_held(test, ring, seq, seq);
+}
+
+static void ring_test_find_at_wrap_boundary(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+
+	push_singles(ring, 1, 5);
+	expect_stats(test, ring, 4, 5, 1, 0, 2, 5);
+
+	/* Last slot of the array, then the first slot after the wrap. */
+	expect_held(test, ring, 4, 4);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 3L);
+	expect_held(test, ring, 5, 5);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 5), 0L);
+	/* Oldest held, second slot. */
+	expect_held(test, ring, 2, 2);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2), 1L);
+
+	/* Seq 1 was just overwritten by seq 5 in the same slot. */
+	expect_not_held(test, ring, 1);
+	/* Not pushed yet, although its slot holds seq 2. */
+	expect_not_held(test, ring, 6);
+	expect_not_held(test, ring, 0);
+	expect_not_held(test, ring, U64_MAX);
+}
+
+static void ring_test_clear(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	u64 seq;
+
+	push_singles(ring, 1, 3);
+	seqring_ring_clear(ring);
+	expect_stats(test, ring, 0, 3, 0, 3, 0, 0);
+	for (seq = 0; seq <= 4; seq++)
+		expect_not_held(test, ring, seq);
+
+	/* Clearing an empty ring changes nothing. */
+	seqring_ring_clear(ring);
+	expect_stats(test, ring, 0, 3, 0, 3, 0, 0);
+
+	/* Sequence numbers go on; the new reading lands in the next slot. */
+	push_singles(ring, 4, 1);
+	expect_stats(test, ring, 1, 4, 0, 3, 4, 4);
+	expect_held(test, ring, 4, 4);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 3L);
+	expect_not_held(test, ring, 3);
+
+	/*
+	 * Seqs 4 to 9 in 4 slots: 4 and 5 are overwritten. Cleared readings
+	 * do not count as dropped.
+	 */
+	push_singles(ring, 5, 5);
+	expect_stats(test, ring, 4, 9, 2, 3, 6, 9);
+	expect_not_held(test, ring, 5);
+	expect_held(test, ring, 6, 6);
+	seqring_ring_clear(ring);
+	expect_stats(test, ring, 0, 9, 2, 7, 0, 0);
+}
+
+static void ring_test_batch_larger_than_capacity(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	u64 seq;
+
+	push_batch(test, ring, 1, 10);
+	expect_stats(test, ring, 4, 10, 6, 0, 7, 10);
+	for (seq = 1; seq <= 6; seq++)
+		expect_not_held(test, ring, seq);
+	for (seq = 7; seq <= 10; seq++) {
+		expect_held(test, ring, seq, seq);
+		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq),
+				(long)((seq - 1) % 4));
+	}
+
+	/* A batch starting in the middle of the array, crossing its end. */
+	push_batch(test, ring, 11, 3);
+	expect_stats(test, ring, 4, 13, 9, 0, 10, 13);
+	for (seq = 10; seq <= 13; seq++)
+		expect_held(test, ring, seq, seq);
+
+	/* Exactly the capacity, from a slot other than 0. */
+	push_batch(test, ring, 14, 4);
+	expect_stats(test, ring, 4, 17, 13, 0, 14, 17);
+	for (seq = 14; seq <= 17; seq++)
+		expect_held(test, ring, seq, seq);
+
+	/* An empty batch changes nothing. */
+	push_batch(test, ring, 18, 0);
+	expect_stats(test, ring, 4, 17, 13, 0, 14, 17);
+}
+
+static void ring_test_capacity_one(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 1);
+
+	push_singles(ring, 1, 1);
+	expect_stats(test, ring, 1, 1, 0, 0, 1, 1);
+	expect_held(test, ring, 1, 1);
+
+	push_singles(ring, 2, 1);
+	expect_stats(test, ring, 1, 2, 1, 0, 2, 2);
+	expect_not_held(test, ring, 1);
+	expect_held(test, ring, 2, 2);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2), 0L);
+	expect_not_held(test, ring, 3);
+
+	push_batch(test, ring, 3, 3);
+	expect_stats(test, ring, 1, 5, 4, 0, 5, 5);
+	expect_held(test, ring, 5, 5);
+	expect_not_held(test, ring, 4);
+
+	seqring_ring_clear(ring);
+	expect_stats(test, ring, 0, 5, 4, 1, 0, 0);
+	push_singles(ring, 6, 1);
+	expect_stats(test, ring, 1, 6, 4, 1, 6, 6);
+	expect_held(test, ring, 6, 6);
+}
+
+static void ring_test_prepare_flags(struct kunit *test)
+{
+	struct seqring_reading r;
+
+	make_reading(&r, 1);
+	r.flags = 1;
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	r.flags = 0x80000000;
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	r.flags = 0;
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+}
+
+static void ring_test_prepare_label(struct kunit *test)
+{
+	struct seqring_reading r, want;
+
+	/* No NUL in the 16 bytes. */
+	make_reading(&r, 1);
+	memset(r.label, 'x', sizeof(r.label));
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+
+	/* 15 characters and the NUL: the longest valid label. */
+	make_reading(&r, 1);
+	memset(r.label, 'y', sizeof(r.label) - 1);
+	r.label[sizeof(r.label) - 1] = '\0';
+	want = r;
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&r, &want, sizeof(r)), 0);
+
+	/* Bytes after the NUL are zeroed, the rest is left alone. */
+	make_reading(&r, 2);
+	want = r;
+	memset(r.label, 0xff, sizeof(r.label));
+	memcpy(r.label, "ab", 3);
+	memset(want.label, 0, sizeof(want.label));
+	memcpy(want.label, "ab", 3);
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&r, &want, sizeof(r)), 0);
+
+	/* An empty label is valid and becomes all zeroes. */
+	make_reading(&r, 3);
+	memset(r.label, 'z', sizeof(r.label));
+	r.label[0] = '\0';
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(r.label, 0, sizeof(r.label)),
+			    NULL);
+}
+
+static void ring_test_prepare_timestamp(struct kunit *test)
+{
+	struct seqring_reading r;
+	u64 before, after;
+
+	/* Zero: stamped with the current time. */
+	make_reading(&r, 1);
+	r.timestamp_ns = 0;
+	before = ktime_get_real_ns();
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	after = ktime_get_real_ns();
+	KUNIT_EXPECT_GE(test, r.timestamp_ns, before);
+	KUNIT_EXPECT_LE(test, r.timestamp_ns, after);
+	KUNIT_EXPECT_NE(test, r.timestamp_ns, 0ULL);
+
+	/* Anything else is kept as given, even 1 and the largest value. */
+	r.timestamp_ns = 1;
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, r.timestamp_ns, 1ULL);
+	r.timestamp_ns = U64_MAX;
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, r.timestamp_ns, U64_MAX);
+}
+
+static struct kunit_case ring_test_cases[] = {
+	KUNIT_CASE(ring_test_empty),
+	KUNIT_CASE(ring_test_push_into_empty),
+	KUNIT_CASE(ring_test_fill_to_capacity),
+	KUNIT_CASE(ring_test_wrap_overwrites_oldest),
+	KUNIT_CASE(ring_test_find_at_wrap_boundary),
+	KUNIT_CASE(ring_test_clear),
+	KUNIT_CASE(ring_test_batch_larger_than_capacity),
+	KUNIT_CASE(ring_test_capacity_one),
+	KUNIT_CASE(ring_test_prepare_flags),
+	KUNIT_CASE(ring_test_prepare_label),
+	KUNIT_CASE(ring_test_prepare_timestamp),
+	{}
+};
+
+static struct kunit_suite ring_test_suite = {
+	.name = "seqring_ring",
+	.init = ring_test_init,
+	.exit = ring_test_exit,
+	.test_cases = ring_test_cases,
+};
+
+kunit_test_suite(ring_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the seqring ring");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
