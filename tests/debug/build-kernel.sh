@@ -45,28 +45,9 @@ die() {
 }
 
 # --- packages ----------------------------------------------------------------
-packages="linux-source-6.1 make gcc libc6-dev bc flex bison libelf-dev
-libssl-dev cpio kmod xz-utils tar perl"
-
-is_installed() {
-	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
-}
-
-missing=
-for p in $packages; do
-	is_installed "$p" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	say "installing:$missing"
-	[ "$(id -u)" -eq 0 ] || die "need root to install packages (run 'sudo $0')"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update >&2
-	# shellcheck disable=SC2086 # word splitting of the list is intended
-	apt-get install -y --no-install-recommends $missing </dev/null >&2
-	for p in $missing; do
-		is_installed "$p" || die "$p still not installed"
-	done
-fi
+# deps.sh prints its progress; keep stdout for the two assignments.
+"$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev \
+	tar perl >&2 || die "cannot install the packages a kernel build needs"
 [ -f "$tarball" ] || die "linux-source-6.1 is installed but $tarball is missing"
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install the Debian packages that building the modules, the tool, the test
-# programs and running the QEMU test VM need. Idempotent: when everything is
-# already installed it touches nothing (no apt-get update, no network).
+# programs and running the QEMU test VM need, plus any packages named as
+# arguments (tests/debug/build-kernel.sh adds what a kernel build needs).
+# Idempotent: when everything is already installed it touches nothing (no
+# apt-get update, no network).
 # Must run as root on Debian bookworm (CI runs it that way via `make check`).
 
 set -eu
@@ -37,7 +39,7 @@ is_installed() {
 }
 
 missing=
-for p in $packages; do
+for p in $packages "$@"; do
 	is_installed "$p" || missing="$missing $p"
 done
 
