@@ -328,6 +328,13 @@ dmesg_since() {
 	dmesg -r | awk -v t="seqring-test: mark $1" 'f; index($0, t) { f = 1 }'
 }
 
+# kernel_reports TAG [ERE]: kernel log lines after the marker that report a
+# kernel problem, or match the extra extended regex ERE.
+kernel_reports() {
+	dmesg_since "$1" |
+		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall${2:+|$2}"
+}
+
 # ---- background processes ----
 
 # start_holder OUTFILE [hold_open ARGS...]: run tests/bin/hold_open (or

@@ -54,6 +54,6 @@ push 1
 is "1 1" "$(stat_get total) $(stat_get newest_seq)" "after a reload the first push gets sequence number 1"
 check "final rmmod works" unload_seqring
 
-bad=$(dmesg_since 95-rmmod | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|refcount_t')
+bad=$(kernel_reports 95-rmmod 'refcount_t')
 is "" "$bad" "the kernel logged no oops, BUG or warning"
 done_testing

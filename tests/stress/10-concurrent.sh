@@ -183,7 +183,7 @@ cat "$PROC" >"$T/final-proc"
 cat "$DEBUGFS/readings" >"$T/final-debugfs"
 same_file "$T/final-proc" "$T/final-debugfs" "the debugfs listing is the same"
 
-bad=$(dmesg_since stress-10 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|refcount_t')
+bad=$(kernel_reports stress-10 'refcount_t')
 is "" "$bad" "the kernel logged no oops, BUG, warning or lockup"
 check_unload "rmmod seqring"
 done_testing

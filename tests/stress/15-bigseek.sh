@@ -81,7 +81,7 @@ else
 	not_ok "no PUSH waited more than ${limit_ms} ms meanwhile (longest ${lat:-?} ms, longest seek call ${longest} ms)" \
 		"a PUSH waited about as long as a seek: the ring's spinlock seems held across the whole seek (seq_file's traverse() runs start(), show()/next() up to the offset, then stop())"
 fi
-bad=$(dmesg_since stress-15 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall')
+bad=$(kernel_reports stress-15)
 is "" "$bad" "the kernel logged no oops, BUG, warning, lockup or stall"
 check_unload "rmmod seqring"
 done_testing

@@ -265,7 +265,7 @@ result gone "openers of a removed device or debugfs file end with ENOENT/ENODEV/
 result leftover "nothing is left after an unload (/proc, debugfs, /dev, sysfs)"
 
 check_load "the module loads again after the last cycle" capacity=16
-bad=$(dmesg_since stress-20 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|refcount_t|did not clean up')
+bad=$(kernel_reports stress-20 'refcount_t|did not clean up')
 if [ -n "$bad" ]; then
 	not_ok "the kernel logged no oops, BUG, warning or lockup" "$bad"
 	unload_seqring

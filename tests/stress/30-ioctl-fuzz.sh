@@ -49,7 +49,7 @@ is "$count" "$lines" "debugfs count ($count) is the number of lines of /proc/seq
 total=$(debugfs_stat total)
 sum=$(($(debugfs_stat count) + $(debugfs_stat dropped) + $(debugfs_stat cleared)))
 is "$total" "$sum" "total == count + dropped + cleared ($total)"
-bad=$(dmesg_since stress-30 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|usercopy')
+bad=$(kernel_reports stress-30 'usercopy')
 is "" "$bad" "the kernel logged no oops, BUG, warning or usercopy report"
 check_unload "rmmod seqring"
 done_testing

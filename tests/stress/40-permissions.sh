@@ -76,7 +76,7 @@ is "open:ok read:ok" "$(as_tester "$SYSFS/total" r read)" "tester reads the sysf
 is "open:EACCES open:EACCES" "$(as_root "$SYSFS/total" w) $(as_root "$PARAM" w)" \
 	"root cannot open sysfs total or the capacity parameter for writing"
 
-bad=$(dmesg_since stress-40 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection')
+bad=$(kernel_reports stress-40)
 is "" "$bad" "the kernel logged no oops, BUG or warning"
 check_unload "rmmod seqring"
 done_testing

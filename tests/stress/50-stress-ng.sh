@@ -87,7 +87,7 @@ else
 	not_ok "debugfs stats add up (total == count + dropped + cleared)" "$out"
 fi
 
-bad=$(dmesg_since stress-50 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall')
+bad=$(kernel_reports stress-50)
 is "" "$bad" "the kernel logged no oops, BUG, warning or lockup"
 check "rmmod sequence seqring (use count back to 0)" rmmod sequence seqring
 done_testing

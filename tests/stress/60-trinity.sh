@@ -99,7 +99,7 @@ if out=$("$BIN/stress_reader" cat -t 0 "$DEBUGFS/stats"); then
 else
 	not_ok "debugfs stats add up (total == count + dropped + cleared)" "$out"
 fi
-bad=$(dmesg_since stress-60 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall')
+bad=$(kernel_reports stress-60)
 is "" "$bad" "the kernel logged no oops, BUG, warning or lockup"
 check_unload "rmmod seqring (use count back to 0)"
 done_testing

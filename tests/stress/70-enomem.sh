@@ -53,7 +53,7 @@ is "$tries" "$nomem" "insmod capacity=$max fails with ENOMEM, $tries times out o
 is "" "$left" "nothing is left behind: no module, /proc/seqring, debugfs, /dev/seqring, sysfs"
 is "$tries" "$(dmesg_since stress-70 | grep -c "seqring: cannot allocate a ring of $max readings")" \
 	"each failure is logged once by the driver"
-bad=$(dmesg_since stress-70 | grep -E 'Oops|BUG|WARNING|Call Trace|page allocation failure|vmalloc error|invoked oom-killer|Out of memory')
+bad=$(kernel_reports stress-70 'page allocation failure|vmalloc error|invoked oom-killer|Out of memory')
 is "" "$bad" "no allocator splat, warning or OOM kill"
 
 check_load "then it loads with the default capacity"
@@ -65,6 +65,6 @@ check_unload "... and unloads"
 check_load "a 4194304-reading ring (160 MiB, vmalloc only) loads" capacity=4194304
 is 4194304 "$(attr capacity)" "... with that capacity"
 check_unload "... and unloads"
-bad=$(dmesg_since stress-70 | grep -E 'Oops|BUG|WARNING|Call Trace|general protection|lockup|stall')
+bad=$(kernel_reports stress-70)
 is "" "$bad" "the kernel logged no oops, BUG, warning or lockup"
 done_testing
