@@ -72,7 +72,7 @@ fi
 # On the debug kernel a missing helper is a packaging bug, not a skip.
 if [ ! -x "$FAILNTH" ]; then
 	echo "1..1"
-	echo "not ok 1 - $FAILNTH exists (tests/debug/failnth.c, built static into the image)"
+	echo "not ok 1 - $FAILNTH exists (tests/progs/failnth.c, built static into the image)"
 	exit 1
 fi
 
