@@ -72,7 +72,10 @@ static void make_reading(struct seqring_reading *r, unsigned int i)
 	snprintf(r->label, sizeof(r->label), "r%u", i);
 }
 
-/* Push readings number @first to @first + @n - 1, one call per reading. */
+/*
+ * Push readings number @first to @first + @n - 1, one call per reading, as
+ * the PUSH ioctl does.
+ */
 static void push_singles(struct seqring_ring *ring, unsigned int first,
 			 unsigned int n)
 {
@@ -81,7 +84,7 @@ static void push_singles(struct seqring_ring *ring, unsigned int first,
 
 	for (i = first; i < first + n; i++) {
 		make_reading(&r, i);
-		seqring_ring_push(ring, &r, 1);
+		seqring_ring_push_one(ring, &r);
 	}
 }
 
@@ -323,6 +326,44 @@ static void ring_test_batch_larger_than_capacity(struct kunit *test)
 	expect_stats(test, ring, 4, 17, 13, 0, 14, 17);
 }
 
+/* Singles and batches of every length move the same head. */
+static void ring_test_singles_and_batches(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 5);
+	unsigned int next = 1, n;
+	u64 seq;
+
+	for (n = 0; n <= 11; n++) {
+		push_batch(test, ring, next, n);
+		next += n;
+		push_singles(ring, next, n % 3);
+		next += n % 3;
+	}
+	expect_stats(test, ring, 5, next - 1, next - 6, 0, next - 5,
+		     next - 1);
+	for (seq = next - 5; seq < next; seq++) {
+		expect_held(test, ring, seq, seq);
+		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq),
+				(long)((seq - 1) % 5));
+	}
+	expect_not_held(test, ring, next - 6);
+}
+
+/* More than a page of slots: the array comes from vmalloc(). */
+static void ring_test_large_ring(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 1000);
+	u64 seq;
+
+	push_batch(test, ring, 1, 2500);
+	expect_stats(test, ring, 1000, 2500, 1500, 0, 1501, 2500);
+	for (seq = 1501; seq <= 2500; seq++)
+		expect_held(test, ring, seq, seq);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2000), 999L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2001), 0L);
+	expect_not_held(test, ring, 1500);
+}
+
 static void ring_test_capacity_one(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 1);
@@ -399,6 +440,37 @@ static void ring_test_prepare_label(struct kunit *test)
 			    NULL);
 }
 
+/*
+ * Every label length from 0 to 15, with junk after the NUL: the label is
+ * checked and cleaned a word at a time, so the NUL in each byte of either
+ * word, and in none, are different cases.
+ */
+static void ring_test_prepare_label_lengths(struct kunit *test)
+{
+	struct seqring_reading r, want;
+	unsigned int len;
+
+	for (len = 0; len < SEQRING_LABEL_LEN; len++) {
+		make_reading(&r, len);
+		memset(r.label, 0xa5, sizeof(r.label));
+		memset(r.label, 'L', len);
+		r.label[len] = '\0';
+		want = r;
+		memset(want.label + len, 0, sizeof(want.label) - len);
+		KUNIT_EXPECT_EQ_MSG(test, seqring_reading_prepare(&r), 0,
+				    "label length %u", len);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(&r, &want, sizeof(r)), 0,
+				    "label length %u", len);
+	}
+
+	/* No NUL, whatever the bytes: 0x80 and 0x01 are near-zero cases. */
+	make_reading(&r, 1);
+	memset(r.label, 0x80, sizeof(r.label));
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	memset(r.label, 0x01, sizeof(r.label));
+	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+}
+
 static void ring_test_prepare_timestamp(struct kunit *test)
 {
 	struct seqring_reading r;
@@ -431,9 +503,12 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_find_at_wrap_boundary),
 	KUNIT_CASE(ring_test_clear),
 	KUNIT_CASE(ring_test_batch_larger_than_capacity),
+	KUNIT_CASE(ring_test_singles_and_batches),
+	KUNIT_CASE(ring_test_large_ring),
 	KUNIT_CASE(ring_test_capacity_one),
 	KUNIT_CASE(ring_test_prepare_flags),
 	KUNIT_CASE(ring_test_prepare_label),
+	KUNIT_CASE(ring_test_prepare_label_lengths),
 	KUNIT_CASE(ring_test_prepare_timestamp),
 	{}
 };
