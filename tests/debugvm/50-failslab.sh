@@ -13,9 +13,10 @@
 # through without reaching the Nth point, so every point, in the driver and
 # in the kernel code it calls, has failed once. The points are the slab
 # allocations (failslab), which is all the driver's allocations of at most
-# a page. For the larger PUSH_BATCH, page allocations of order 1 and up
-# (fail_page_alloc) count as well: kmalloc() above 8 KiB goes to the page
-# allocator, and only its failure makes kvmalloc() fall back to vmalloc().
+# a page. For the largest PUSH_BATCH, page allocations of order 1 and up
+# (fail_page_alloc) count as well: vmemdup_user()'s kvmalloc() above 8 KiB
+# goes to the page allocator, and only its failure makes it fall back to
+# vmalloc().
 # Elsewhere they stay off: the slab allocator's own order-1+ page
 # allocations happen whenever a slab runs empty, which would shift the
 # numbering between runs and let a sweep skip a point.
@@ -33,15 +34,18 @@
 #
 # Allocation sites of the driver and the operation that reaches each:
 #   main.c      kzalloc(struct seqring)                 load
-#   ring.c      kvmalloc_array(slots)                   load, capacity=16
+#   ring.c      kmalloc(slots)                          load, capacity=16
+#   ring.c      vmalloc(slots), over a page             load, capacity=1000
 #   procfs.c    proc_create_data(/proc/seqring)         load
 #   debugfs.c   debugfs_create_dir/file (failure ok)    load
 #   chardev.c   misc_register(), sysfs groups, uevent   load
 #   chardev.c   kzalloc(struct seqring_client)          open /dev/seqring
-#   chardev.c   vmemdup_user(batch)                     PUSH_BATCH of 10;
-#                                                       of 2000 (80000
-#                                                       bytes) for the
-#                                                       vmalloc fallback
+#   chardev.c   file's batch buffer, kmalloc            PUSH_BATCH of 10
+#   chardev.c   file's batch buffer, vmalloc            PUSH_BATCH of 2000
+#   chardev.c   vmemdup_user(batch), over 4096 readings PUSH_BATCH of 5000
+#                                                       (200000 bytes; and
+#                                                       its vmalloc
+#                                                       fallback)
 #   listing.c   seq_open(), seq_file buffer             open + read of
 #                                                       /proc/seqring and
 #                                                       debugfs readings
@@ -99,7 +103,7 @@ page_points off
 
 kmsg_mark "50-failslab start"
 
-plan 22
+plan 25
 
 # leftovers: what a failed load must not leave behind.
 leftovers() {
@@ -109,15 +113,16 @@ leftovers() {
 	done
 }
 
-# sweep DESC CHECK_FN OP ARGS...: run failnth N OP ARGS for N = 1, 2, ...
-# until the operation no longer reaches the Nth point. After each run,
+# sweep DESC CHECK_FN OP ARGS...: run failnth N OP ARGS for N = SWEEP_FROM
+# (default 1), SWEEP_FROM + 1, ... until the operation no longer reaches the
+# Nth point. After each run,
 # CHECK_FN RESULT must succeed (RESULT: ok, ENOMEM, ...). Passes if every
 # run was clean; reports how many points were failed.
 sweep() {
 	_desc=$1
 	_check=$2
 	shift 2
-	_n=1
+	_n=${SWEEP_FROM:-1}
 	_bad=
 	_enomem=0
 	_tolerated=0
@@ -147,9 +152,10 @@ sweep() {
 	elif [ "$_res" != ok ]; then
 		not_ok "$_desc" "without injection: $_res"
 	else
-		ok "$_desc ($((_n - 1)) points failed: $_enomem ENOMEM, $_tolerated tolerated)"
+		ok "$_desc ($((_n - ${SWEEP_FROM:-1})) points failed: $_enomem ENOMEM, $_tolerated tolerated)"
 	fi
 	SWEEP_POINTS=$((_n - 1))
+	SWEEP_FROM=1
 }
 
 # Result checks for sweep.
@@ -199,6 +205,19 @@ seq_load_result() {
 sweep "load (capacity=16): every allocation fails once, cleanly" \
 	load_result load "$MODDIR/seqring.ko" capacity=16
 load_points=$SWEEP_POINTS
+
+# A ring over a page comes from vmalloc(): the driver's init is in the last
+# ~100 points of a load (see below), so sweep from there only.
+kmsg_mark "50-failslab vmalloc ring"
+SWEEP_FROM=$((load_points > 120 ? load_points - 120 : 1))
+sweep "load (capacity=1000, vmalloc ring): the allocations of its last points fail once, cleanly" \
+	load_result load "$MODDIR/seqring.ko" capacity=1000
+if dmesg_since "50-failslab vmalloc ring" | grep -q 'cannot allocate a ring of 1000'; then
+	ok "the vmalloc() of the ring was among the failed points"
+else
+	not_ok "the vmalloc() of the ring was among the failed points" \
+		"no 'cannot allocate a ring of 1000' in the kernel log"
+fi
 
 # The numbering jitters by a few points between runs (per-CPU caches of
 # the radix tree, xarray, percpu allocators refill now and then), so one
@@ -262,10 +281,13 @@ push 5 >/dev/null
 sweep "open /dev/seqring for writing" enomem_or_ok open "$DEV" w
 is 0 "$(debugfs_stat clients)" "no client is left registered after the failed opens"
 sweep "open /dev/seqring read-only" enomem_or_ok open "$DEV" r
-sweep "PUSH_BATCH of 10 readings (kmalloc copy)" enomem_or_ok batch "$DEV" 10
-page_points on
-sweep "PUSH_BATCH of 2000 readings (kmalloc, or vmalloc when it fails)" \
+sweep "PUSH_BATCH of 10 readings (file's buffer, kmalloc)" \
+	enomem_or_ok batch "$DEV" 10
+sweep "PUSH_BATCH of 2000 readings (file's buffer, vmalloc)" \
 	enomem_or_ok batch "$DEV" 2000
+page_points on
+sweep "PUSH_BATCH of 5000 readings (vmemdup_user: kmalloc, or vmalloc when it fails)" \
+	enomem_or_ok batch "$DEV" 5000
 page_points off
 total=$(stat_get total)
 sweep "PUSH" enomem_or_ok push "$DEV"
