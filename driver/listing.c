@@ -22,6 +22,7 @@
 
 #include <linux/fs.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 
 #include "seqring.h"
 
@@ -85,10 +86,15 @@ static void seqring_listing_stop(struct seq_file *m, void *v)
  */
 void seqring_seq_escape(struct seq_file *m, const char *s)
 {
-	if (*s)
-		seq_escape(m, s, " \t\n\\");
-	else
+	static const char esc[] = " \t\n\\";
+
+	/* seq_escape() looks at every byte; most labels need nothing. */
+	if (!*s)
 		seq_putc(m, '-');
+	else if (strpbrk(s, esc))
+		seq_escape(m, s, esc);
+	else
+		seq_puts(m, s);
 }
 
 static int seqring_listing_show(struct seq_file *m, void *v)
