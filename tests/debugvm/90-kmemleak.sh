@@ -6,8 +6,9 @@
 # close of /dev/seqring, PUSH and PUSH_BATCH, the seq_files in /proc and
 # debugfs, sysfs), unloads both, then scans twice with a pause (an object
 # must be a few seconds old before kmemleak reports it) and fails on any
-# report: from this script, or from any script since the baseline that
-# 05-kmemleak-baseline.sh took (the KUnit tests, the failslab error paths).
+# report: from this script, or from any script since the baseline that the
+# guest runner takes before the first (the KUnit tests, the failslab error
+# paths). The runner scans once more after this script.
 #
 # Only the debug kernel has kmemleak (CONFIG_DEBUG_KMEMLEAK); elsewhere the
 # script skips.

@@ -20,6 +20,10 @@
 #       * runs longer than the per-script timeout (it is then killed),
 #       * leaves seqring/sequence loaded and they cannot be removed;
 #     a script whose plan is "1..0 # SKIP reason" gives one skipped result;
+#   - on a kernel with kmemleak (the debug kernel), the runner forgets what
+#     it reports before the first script (leaks from boot are not ours) and
+#     after the last one, with every module unloaded, scans twice with a
+#     pause and adds one result: "not ok" with the reports if there are any;
 #   - the stream ends with the plan "1..M".
 # Exit status: 0 if no "not ok" was printed, 1 otherwise.
 #
@@ -152,7 +156,37 @@ unload_leftovers() {
 	done
 }
 
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# kmemleak_baseline: scan once and forget the reports.
+kmemleak_baseline() {
+	[ -e "$KMEMLEAK" ] || return 0
+	echo scan >"$KMEMLEAK" && echo clear >"$KMEMLEAK" && return 0
+	echo "# kmemleak: cannot take the baseline (kmemleak off?)"
+}
+
+# kmemleak_check: scan twice, 6 s apart (an object must be 5 s old to be
+# reported), and emit one result.
+kmemleak_check() {
+	[ -e "$KMEMLEAK" ] || return 0
+	desc="kmemleak: nothing leaked by the scripts (scanned after the last, modules unloaded)"
+	if ! { echo scan >"$KMEMLEAK" && sleep 6 && echo scan >"$KMEMLEAK"; } 2>/dev/null; then
+		emit "not ok" "$desc"
+		echo "# kmemleak scan failed: $(dmesg | grep -i kmemleak | tail -n 3)"
+		return
+	fi
+	leaks=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	if [ "$leaks" -eq 0 ]; then
+		emit ok "$desc"
+	else
+		emit "not ok" "$desc"
+		echo "# $leaks unreferenced object(s):"
+		head -n 80 "$KMEMLEAK" | sed 's/^/#   /'
+	fi
+}
+
 echo "TAP version 13"
+kmemleak_baseline
 found=0
 for script in "$tests/$mode"/*.sh; do
 	[ -f "$script" ] || continue
@@ -209,6 +243,7 @@ done
 if [ "$found" -eq 0 ]; then
 	emit "not ok" "no test scripts in $tests/$mode matching '$filter'"
 fi
+kmemleak_check
 echo "1..$n"
 rm -rf "$work"
 [ "$nfail" -eq 0 ]
