@@ -19,7 +19,8 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 export KDIR KVER KERNEL
 
-.PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug
+.PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
+	check-planted
 
 all: modules tool progs
 
@@ -50,7 +51,10 @@ help:
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
 	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
-	@echo "           in build/linux), then the check tier and tests/debugvm on it"
+	@echo "           in build/linux), then the check and stress tiers and"
+	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
+	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
+	@echo "           the tree and show that the debug kernel run catches it"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -102,11 +106,22 @@ bench: deps
 
 # The modules are rebuilt against the debug kernel; a later `make check`
 # rebuilds them against Debian's (kbuild sees the changed command line).
+# Every mode of DEBUG_MODES runs, even after one fails; each prints its own
+# summary. The stress tier keeps its small VM (tests/stress/70-enomem.sh).
+DEBUG_MODES ?= check stress debugvm
 check-debug: deps
 	mkdir -p build
 	tests/debug/build-kernel.sh > build/debug-kernel.env
-	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR && \
-		KERNEL=$$KERNEL VM_TIMEOUT=2400 VM_SCRIPT_TIMEOUT=600 \
-		tests/vm/run.sh check && \
-		KERNEL=$$KERNEL VM_TIMEOUT=2400 VM_SCRIPT_TIMEOUT=900 \
-		tests/vm/run.sh debugvm
+	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR
+	. build/debug-kernel.env && status=0 && \
+	for mode in $(DEBUG_MODES); do \
+		mem=1024; [ $$mode != stress ] || mem=512; \
+		KERNEL=$$KERNEL VM_MEM=$$mem VM_TIMEOUT=2400 \
+			VM_SCRIPT_TIMEOUT=900 tests/vm/run.sh $$mode || status=1; \
+	done; exit $$status
+
+check-planted: deps
+	mkdir -p build
+	tests/debug/build-kernel.sh > build/debug-kernel.env
+	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \
+		tests/debug/planted-bugs.sh

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# planted-bugs.sh - show that the debug kernel run catches real bugs
+#
+# Each tests/debug/planted/NAME.patch plants one bug in the driver. Its
+# header says how the debug kernel must catch it:
+#   Mode: MODE        the tier to run (check, stress, debugvm)
+#   Filter: GLOB      only these guest scripts (VM_FILTER), to keep it short
+#   Expect: ERE       a line the kernel log or the TAP output must contain
+# For each patch, the work tree's files (tracked and untracked, not
+# ignored) are copied to build/planted/NAME, the patch is applied there,
+# the modules are built against the debug kernel and the tier is run. The
+# planted bug is caught when the run fails AND a line matches Expect; the
+# matching lines are printed as diagnostics.
+#
+# Output: TAP, one result per patch, then "N passed, N failed". Exit
+# status 0 iff every planted bug was caught.
+#
+# Environment: KDIR and KERNEL of the debug kernel (default: built or
+# reused by tests/debug/build-kernel.sh).
+
+set -u
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+
+if [ -z "${KDIR:-}" ] || [ -z "${KERNEL:-}" ]; then
+	env=$(tests/debug/build-kernel.sh) || exit 1
+	eval "$env"
+fi
+
+patches=(tests/debug/planted/*.patch)
+echo "TAP version 13"
+echo "1..${#patches[@]}"
+n=0 passed=0 failed=0
+
+# result STATUS DESC [DIAG...]
+result() {
+	local st=$1 desc=$2
+	shift 2
+	n=$((n + 1))
+	echo "$st $n - $desc"
+	if [ "$st" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	for line in "$@"; do
+		printf '%s\n' "$line" | sed 's/^/# /'
+	done
+}
+
+# field PATCH NAME: value of the "NAME: value" header line.
+field() {
+	sed -n "s/^$2: //p" "$1" | head -n 1
+}
+
+for patch in "${patches[@]}"; do
+	name=$(basename "$patch" .patch)
+	what=$(field "$patch" "Planted bug")
+	mode=$(field "$patch" Mode)
+	filter=$(field "$patch" Filter)
+	expect=$(field "$patch" Expect)
+	dir=build/planted/$name
+	desc="$name: $what"
+	echo "# $name: copying the tree to $dir, applying the patch" >&2
+
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do
+			[ -e "$f" ] && cp --parents -P -- "$f" "$dir/"
+		done
+	if ! (cd "$dir" && git apply "$root/$patch") >"$dir.log" 2>&1; then
+		result "not ok" "$desc" "the patch does not apply:" "$(cat "$dir.log")"
+		continue
+	fi
+	if ! make -C "$dir" all KDIR="$KDIR" >>"$dir.log" 2>&1; then
+		result "not ok" "$desc" "the patched tree does not build (see $dir.log)"
+		continue
+	fi
+
+	echo "# $name: running tier $mode (scripts $filter) on the debug kernel" >&2
+	KERNEL=$KERNEL VM_FILTER=$filter VM_MEM=1024 VM_TIMEOUT=1200 \
+		VM_SCRIPT_TIMEOUT=600 "$dir/tests/vm/run.sh" "$mode" >"$dir/run.log" 2>&1
+	rc=$?
+	caught=$(sed -e 's/\r//g' "$dir/build/vm/console.log" "$dir/run.log" |
+		grep -aE -- "$expect" | head -n 3)
+	summary=$(tail -n 1 "$dir/run.log")
+	if [ "$rc" -ne 0 ] && [ -n "$caught" ]; then
+		result ok "$desc" "run failed ($summary); caught by:" "$caught"
+	elif [ "$rc" -eq 0 ]; then
+		result "not ok" "$desc" "the run passed: the bug went unnoticed ($summary)"
+	else
+		result "not ok" "$desc" "the run failed ($summary), but no line matches '$expect'" \
+			"see $dir/run.log and $dir/build/vm/console.log"
+	fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
