@@ -137,7 +137,7 @@ static long seqring_ioctl_push(struct seqring_client *client,
 	if (ret)
 		return ret;
 
-	ret = seqring_reading_prepare(&r);
+	ret = seqring_readings_prepare(&r, 1);
 	if (ret)
 		return ret;
 
@@ -218,11 +218,9 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 			return PTR_ERR(r);
 	}
 
-	for (i = 0; i < batch.count; i++) {
-		ret = seqring_reading_prepare(&r[i]);
-		if (ret)
-			goto out;
-	}
+	ret = seqring_readings_prepare(r, batch.count);
+	if (ret)
+		goto out;
 
 	for (i = 0; i < batch.count; i += n) {
 		n = min_t(unsigned int, batch.count - i, SEQRING_PUSH_CHUNK);

@@ -12,15 +12,21 @@
  *
  * The ring's lock is held from start() to stop(); seq_read_iter() calls
  * nothing that sleeps in between, and stop() runs even when start() found
- * nothing to show. A read() shows one buffer of records between the two, but
- * lseek() and pread() replay the listing from the header up to the offset
- * (seq_file's traverse()) in one start()..stop(): for a big ring that is
- * millions of records, and anyone may do it on /proc/seqring. So next()
- * lets writers in every SEQRING_LISTING_BREAK records; positions being
- * sequence numbers, the walk resumes correctly after the break.
+ * nothing to show. One read() formats a buffer of records (a page, ~90
+ * lines) between the two, and lseek() or pread() replay the listing from
+ * the header up to the offset (seq_file's traverse()) in one
+ * start()..stop(): for a big ring that is millions of records, and anyone
+ * may do it on /proc/seqring. So next() steps aside, like
+ * cond_resched_lock(), when a writer is waiting for the lock or the CPU is
+ * wanted, and in any case every SEQRING_LISTING_BREAK records: in a guest
+ * without paravirt spinlocks (QEMU's tcg, for one) spinlocks fall back to
+ * test-and-set (virt_spin_lock()), whose waiters spin_is_contended() cannot
+ * see. Positions being sequence numbers, the walk resumes correctly after
+ * the break.
  */
 
 #include <linux/fs.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
@@ -60,7 +66,9 @@ static void *seqring_listing_next(struct seq_file *m, void *v, loff_t *pos)
 
 	if (v == SEQ_START_TOKEN) {
 		*pos = ring->oldest_seq;
-	} else if (!(++*pos & (SEQRING_LISTING_BREAK - 1))) {
+	} else if (!(++*pos & (SEQRING_LISTING_BREAK - 1)) ||
+		   spin_is_contended(&ring->lock) || need_resched()) {
+		/* Not spin_needbreak(): that needs CONFIG_PREEMPTION. */
 		spin_unlock(&ring->lock);
 		cond_resched();
 		spin_lock(&ring->lock);

@@ -84,18 +84,12 @@ void seqring_ring_destroy(struct seqring_ring *ring)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_destroy);
 
-/**
- * seqring_reading_prepare - check a reading from userspace and complete it
- * @r: kernel copy of the reading
- *
- * Done before the ring's lock is taken, so that a push under the lock is a
- * plain copy. Bytes after the label's NUL are zeroed so that nothing the
- * caller left there is stored or shown; a zero timestamp is replaced by
- * the current time.
- *
- * Return: 0, or -EINVAL for non-zero flags or a label without a NUL.
+/*
+ * Check the flags and the label of @r; zero the label's bytes after its
+ * NUL. strnlen() and memset() a word at a time, inline: this runs for
+ * every reading pushed, where out-of-line calls are a measurable share.
  */
-int seqring_reading_prepare(struct seqring_reading *r)
+static __always_inline int seqring_reading_check(struct seqring_reading *r)
 {
 	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
 	unsigned long w[SEQRING_LABEL_LEN / sizeof(unsigned long)];
@@ -105,10 +99,6 @@ int seqring_reading_prepare(struct seqring_reading *r)
 	if (r->flags)
 		return -EINVAL;
 
-	/*
-	 * strnlen() and memset() a word at a time, inline: this runs on
-	 * every PUSH, where two out-of-line calls are a measurable share.
-	 */
 	memcpy(w, r->label, sizeof(w));
 	for (i = 0; i < ARRAY_SIZE(w); i++) {
 		if (has_zero(w[i], &bits, &constants))
@@ -121,12 +111,40 @@ int seqring_reading_prepare(struct seqring_reading *r)
 	while (++i < ARRAY_SIZE(w))
 		w[i] = 0;
 	memcpy(r->label, w, sizeof(w));
-
-	if (!r->timestamp_ns)
-		r->timestamp_ns = ktime_get_real_ns();
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(seqring_reading_prepare);
+
+/**
+ * seqring_readings_prepare - check readings from userspace and complete them
+ * @r: kernel copy of the readings
+ * @n: number of readings
+ *
+ * Done before the ring's lock is taken, so that a push under the lock is a
+ * plain copy. Bytes after a label's NUL are zeroed so that nothing the
+ * caller left there is stored or shown; a zero timestamp is replaced by
+ * the current time, the same for every reading of the call.
+ *
+ * Return: 0, or -EINVAL if any reading has non-zero flags or a label
+ * without a NUL; the readings are then partly prepared.
+ */
+int seqring_readings_prepare(struct seqring_reading *r, unsigned int n)
+{
+	u64 now = 0;
+	int ret;
+
+	for (; n; r++, n--) {
+		ret = seqring_reading_check(r);
+		if (ret)
+			return ret;
+		if (!r->timestamp_ns) {
+			if (!now)
+				now = ktime_get_real_ns();
+			r->timestamp_ns = now;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
 
 /* Account for @n readings just stored at the head. Lock held. */
 static void seqring_ring_advance(struct seqring_ring *ring, unsigned int n)
@@ -144,7 +162,7 @@ static void seqring_ring_advance(struct seqring_ring *ring, unsigned int n)
 /**
  * seqring_ring_push - append prepared readings, overwriting the oldest
  * @ring: the ring
- * @r: readings checked by seqring_reading_prepare()
+ * @r: readings checked by seqring_readings_prepare()
  * @n: number of readings; callers keep it small, as it bounds the time
  *	the lock is held
  */
@@ -172,7 +190,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 /**
  * seqring_ring_push_one - append one prepared reading
  * @ring: the ring
- * @r: reading checked by seqring_reading_prepare()
+ * @r: reading checked by seqring_readings_prepare()
  *
  * seqring_ring_push() for a single reading, the PUSH ioctl: a fixed-size
  * copy instead of a call to memcpy().

@@ -75,7 +75,7 @@ struct seqring {
 struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp);
 int seqring_ring_init(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_destroy(struct seqring_ring *ring);
-int seqring_reading_prepare(struct seqring_reading *r);
+int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
 void seqring_ring_push(struct seqring_ring *ring,
 		       const struct seqring_reading *r, unsigned int n);
 void seqring_ring_push_one(struct seqring_ring *ring,

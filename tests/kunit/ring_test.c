@@ -397,11 +397,11 @@ static void ring_test_prepare_flags(struct kunit *test)
 
 	make_reading(&r, 1);
 	r.flags = 1;
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), -EINVAL);
 	r.flags = 0x80000000;
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), -EINVAL);
 	r.flags = 0;
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 }
 
 static void ring_test_prepare_label(struct kunit *test)
@@ -411,14 +411,14 @@ static void ring_test_prepare_label(struct kunit *test)
 	/* No NUL in the 16 bytes. */
 	make_reading(&r, 1);
 	memset(r.label, 'x', sizeof(r.label));
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), -EINVAL);
 
 	/* 15 characters and the NUL: the longest valid label. */
 	make_reading(&r, 1);
 	memset(r.label, 'y', sizeof(r.label) - 1);
 	r.label[sizeof(r.label) - 1] = '\0';
 	want = r;
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(&r, &want, sizeof(r)), 0);
 
 	/* Bytes after the NUL are zeroed, the rest is left alone. */
@@ -428,14 +428,14 @@ static void ring_test_prepare_label(struct kunit *test)
 	memcpy(r.label, "ab", 3);
 	memset(want.label, 0, sizeof(want.label));
 	memcpy(want.label, "ab", 3);
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(&r, &want, sizeof(r)), 0);
 
 	/* An empty label is valid and becomes all zeroes. */
 	make_reading(&r, 3);
 	memset(r.label, 'z', sizeof(r.label));
 	r.label[0] = '\0';
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(r.label, 0, sizeof(r.label)),
 			    NULL);
 }
@@ -457,7 +457,7 @@ static void ring_test_prepare_label_lengths(struct kunit *test)
 		r.label[len] = '\0';
 		want = r;
 		memset(want.label + len, 0, sizeof(want.label) - len);
-		KUNIT_EXPECT_EQ_MSG(test, seqring_reading_prepare(&r), 0,
+		KUNIT_EXPECT_EQ_MSG(test, seqring_readings_prepare(&r, 1), 0,
 				    "label length %u", len);
 		KUNIT_EXPECT_EQ_MSG(test, memcmp(&r, &want, sizeof(r)), 0,
 				    "label length %u", len);
@@ -466,9 +466,35 @@ static void ring_test_prepare_label_lengths(struct kunit *test)
 	/* No NUL, whatever the bytes: 0x80 and 0x01 are near-zero cases. */
 	make_reading(&r, 1);
 	memset(r.label, 0x80, sizeof(r.label));
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), -EINVAL);
 	memset(r.label, 0x01, sizeof(r.label));
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), -EINVAL);
+}
+
+/* An array: one bad reading anywhere fails it; one time for all. */
+static void ring_test_prepare_array(struct kunit *test)
+{
+	struct seqring_reading r[5];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		make_reading(&r[i], i);
+	r[3].flags = 2;
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 5), -EINVAL);
+	r[3].flags = 0;
+	memset(r[4].label, 'x', sizeof(r[4].label));
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 4), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 0), 0);
+
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		make_reading(&r[i], i);
+	r[1].timestamp_ns = 0;
+	r[3].timestamp_ns = 0;
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 5), 0);
+	KUNIT_EXPECT_NE(test, r[1].timestamp_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, r[1].timestamp_ns, r[3].timestamp_ns);
+	KUNIT_EXPECT_EQ(test, r[2].timestamp_ns, 1000002ULL);
 }
 
 static void ring_test_prepare_timestamp(struct kunit *test)
@@ -480,7 +506,7 @@ static void ring_test_prepare_timestamp(struct kunit *test)
 	make_reading(&r, 1);
 	r.timestamp_ns = 0;
 	before = ktime_get_real_ns();
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 	after = ktime_get_real_ns();
 	KUNIT_EXPECT_GE(test, r.timestamp_ns, before);
 	KUNIT_EXPECT_LE(test, r.timestamp_ns, after);
@@ -488,10 +514,10 @@ static void ring_test_prepare_timestamp(struct kunit *test)
 
 	/* Anything else is kept as given, even 1 and the largest value. */
 	r.timestamp_ns = 1;
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 	KUNIT_EXPECT_EQ(test, r.timestamp_ns, 1ULL);
 	r.timestamp_ns = U64_MAX;
-	KUNIT_EXPECT_EQ(test, seqring_reading_prepare(&r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
 	KUNIT_EXPECT_EQ(test, r.timestamp_ns, U64_MAX);
 }
 
@@ -509,6 +535,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_prepare_flags),
 	KUNIT_CASE(ring_test_prepare_label),
 	KUNIT_CASE(ring_test_prepare_label_lengths),
+	KUNIT_CASE(ring_test_prepare_array),
 	KUNIT_CASE(ring_test_prepare_timestamp),
 	{}
 };
