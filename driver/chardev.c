@@ -137,11 +137,10 @@ static long seqring_ioctl_push(struct seqring_client *client,
 	if (ret)
 		return ret;
 
-	ret = seqring_readings_prepare(&r, 1);
+	ret = seqring_ring_push_one(&client->sr->ring, &r);
 	if (ret)
 		return ret;
 
-	seqring_ring_push_one(&client->sr->ring, &r);
 	atomic64_inc(&client->pushed);
 	return 0;
 }

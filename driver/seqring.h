@@ -78,8 +78,8 @@ void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
 void seqring_ring_push(struct seqring_ring *ring,
 		       const struct seqring_reading *r, unsigned int n);
-void seqring_ring_push_one(struct seqring_ring *ring,
-			   const struct seqring_reading *r);
+int seqring_ring_push_one(struct seqring_ring *ring,
+			  struct seqring_reading *r);
 void seqring_ring_clear(struct seqring_ring *ring);
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st);
 struct seqring_reading *seqring_ring_find(struct seqring_ring *ring, u64 seq);

@@ -76,15 +76,15 @@ static void make_reading(struct seqring_reading *r, unsigned int i)
  * Push readings number @first to @first + @n - 1, one call per reading, as
  * the PUSH ioctl does.
  */
-static void push_singles(struct seqring_ring *ring, unsigned int first,
-			 unsigned int n)
+static void push_singles(struct kunit *test, struct seqring_ring *ring,
+			 unsigned int first, unsigned int n)
 {
 	struct seqring_reading r;
 	unsigned int i;
 
 	for (i = first; i < first + n; i++) {
 		make_reading(&r, i);
-		seqring_ring_push_one(ring, &r);
+		KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), 0);
 	}
 }
 
@@ -192,7 +192,7 @@ static void ring_test_push_into_empty(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
 
-	push_singles(ring, 1, 1);
+	push_singles(test, ring, 1, 1);
 	expect_stats(test, ring, 1, 1, 0, 0, 1, 1);
 	expect_held(test, ring, 1, 1);
 	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 1), 0L);
@@ -205,7 +205,7 @@ static void ring_test_fill_to_capacity(struct kunit *test)
 	struct seqring_ring *ring = new_ring(test, 4);
 	u64 seq;
 
-	push_singles(ring, 1, 4);
+	push_singles(test, ring, 1, 4);
 	expect_stats(test, ring, 4, 4, 0, 0, 1, 4);
 	for (seq = 1; seq <= 4; seq++) {
 		expect_held(test, ring, seq, seq);
@@ -219,7 +219,7 @@ static void ring_test_wrap_overwrites_oldest(struct kunit *test)
 	struct seqring_ring *ring = new_ring(test, 4);
 	u64 seq;
 
-	push_singles(ring, 1, 6);
+	push_singles(test, ring, 1, 6);
 	expect_stats(test, ring, 4, 6, 2, 0, 3, 6);
 	expect_not_held(test, ring, 1);
 	expect_not_held(test, ring, 2);
@@ -228,7 +228,7 @@ static void ring_test_wrap_overwrites_oldest(struct kunit *test)
 	expect_not_held(test, ring, 7);
 
 	/* One more full turn: everything from before is gone. */
-	push_singles(ring, 7, 4);
+	push_singles(test, ring, 7, 4);
 	expect_stats(test, ring, 4, 10, 6, 0, 7, 10);
 	for (seq = 1; seq <= 6; seq++)
 		expect_not_held(test, ring, seq);
@@ -240,7 +240,7 @@ static void ring_test_find_at_wrap_boundary(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
 
-	push_singles(ring, 1, 5);
+	push_singles(test, ring, 1, 5);
 	expect_stats(test, ring, 4, 5, 1, 0, 2, 5);
 
 	/* Last slot of the array, then the first slot after the wrap. */
@@ -265,7 +265,7 @@ static void ring_test_clear(struct kunit *test)
 	struct seqring_ring *ring = new_ring(test, 4);
 	u64 seq;
 
-	push_singles(ring, 1, 3);
+	push_singles(test, ring, 1, 3);
 	seqring_ring_clear(ring);
 	expect_stats(test, ring, 0, 3, 0, 3, 0, 0);
 	for (seq = 0; seq <= 4; seq++)
@@ -276,7 +276,7 @@ static void ring_test_clear(struct kunit *test)
 	expect_stats(test, ring, 0, 3, 0, 3, 0, 0);
 
 	/* Sequence numbers go on; the new reading lands in the next slot. */
-	push_singles(ring, 4, 1);
+	push_singles(test, ring, 4, 1);
 	expect_stats(test, ring, 1, 4, 0, 3, 4, 4);
 	expect_held(test, ring, 4, 4);
 	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 3L);
@@ -286,7 +286,7 @@ static void ring_test_clear(struct kunit *test)
 	 * Seqs 4 to 9 in 4 slots: 4 and 5 are overwritten. Cleared readings
 	 * do not count as dropped.
 	 */
-	push_singles(ring, 5, 5);
+	push_singles(test, ring, 5, 5);
 	expect_stats(test, ring, 4, 9, 2, 3, 6, 9);
 	expect_not_held(test, ring, 5);
 	expect_held(test, ring, 6, 6);
@@ -336,7 +336,7 @@ static void ring_test_singles_and_batches(struct kunit *test)
 	for (n = 0; n <= 11; n++) {
 		push_batch(test, ring, next, n);
 		next += n;
-		push_singles(ring, next, n % 3);
+		push_singles(test, ring, next, n % 3);
 		next += n % 3;
 	}
 	expect_stats(test, ring, 5, next - 1, next - 6, 0, next - 5,
@@ -347,6 +347,29 @@ static void ring_test_singles_and_batches(struct kunit *test)
 				(long)((seq - 1) % 5));
 	}
 	expect_not_held(test, ring, next - 6);
+}
+
+/* A bad reading is refused by PUSH and stores nothing. */
+static void ring_test_push_one_refuses(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	struct seqring_reading r;
+
+	push_singles(test, ring, 1, 2);
+	make_reading(&r, 3);
+	r.flags = 4;
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), -EINVAL);
+	make_reading(&r, 3);
+	memset(r.label, '#', sizeof(r.label));
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), -EINVAL);
+	expect_stats(test, ring, 2, 2, 0, 0, 1, 2);
+
+	/* A zero timestamp is stamped. */
+	make_reading(&r, 3);
+	r.timestamp_ns = 0;
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), 0);
+	KUNIT_EXPECT_NE(test, r.timestamp_ns, 0ULL);
+	expect_stats(test, ring, 3, 3, 0, 0, 1, 3);
 }
 
 /* More than a page of slots: the array comes from vmalloc(). */
@@ -368,11 +391,11 @@ static void ring_test_capacity_one(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 1);
 
-	push_singles(ring, 1, 1);
+	push_singles(test, ring, 1, 1);
 	expect_stats(test, ring, 1, 1, 0, 0, 1, 1);
 	expect_held(test, ring, 1, 1);
 
-	push_singles(ring, 2, 1);
+	push_singles(test, ring, 2, 1);
 	expect_stats(test, ring, 1, 2, 1, 0, 2, 2);
 	expect_not_held(test, ring, 1);
 	expect_held(test, ring, 2, 2);
@@ -386,7 +409,7 @@ static void ring_test_capacity_one(struct kunit *test)
 
 	seqring_ring_clear(ring);
 	expect_stats(test, ring, 0, 5, 4, 1, 0, 0);
-	push_singles(ring, 6, 1);
+	push_singles(test, ring, 6, 1);
 	expect_stats(test, ring, 1, 6, 4, 1, 6, 6);
 	expect_held(test, ring, 6, 6);
 }
@@ -530,6 +553,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_clear),
 	KUNIT_CASE(ring_test_batch_larger_than_capacity),
 	KUNIT_CASE(ring_test_singles_and_batches),
+	KUNIT_CASE(ring_test_push_one_refuses),
 	KUNIT_CASE(ring_test_large_ring),
 	KUNIT_CASE(ring_test_capacity_one),
 	KUNIT_CASE(ring_test_prepare_flags),
