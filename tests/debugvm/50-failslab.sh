@@ -21,10 +21,11 @@
 # allocations happen whenever a slab runs empty, which would shift the
 # numbering between runs and let a sweep skip a point.
 #
-# One failure per run: when kvmalloc's kmalloc attempt fails, the vmalloc()
-# it falls back to succeeds. A failing kvmalloc() is covered with sizes of
-# at most a page, where there is no fallback (the driver's error path is
-# the same either way).
+# One failure per run: when vmemdup_user()'s kmalloc attempt fails, the
+# vmalloc() it falls back to succeeds, so that sweep shows only tolerated
+# failures; vmemdup_user() itself cannot be made to fail this way (its
+# error path in the driver is a plain return). The file's batch buffer,
+# allocated without a fallback, covers the driver's ENOMEM for batches.
 #
 # Allocation failures in the kernel's own vmalloc() calls (module loader,
 # vmemdup_user) print "vmalloc error: ..." with a stack dump; they are
