@@ -32,8 +32,6 @@
 
 #include "tap.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 #define LISTING		"/proc/seqring"
 #define PARAM_CAPACITY	"/sys/module/seqring/parameters/capacity"
 #define UNPRIV_UID	1000

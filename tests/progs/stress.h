@@ -22,8 +22,6 @@
 
 #include "tap.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* splitmix64: small, fast, and the same sequence for the same seed. */
 static inline __u64 stress_rand(__u64 *state)
 {

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static unsigned int tap_planned, tap_run, tap_passed, tap_failed, tap_skipped;
 
 static inline void tap_plan(unsigned int n)
