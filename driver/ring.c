@@ -114,6 +114,26 @@ static __always_inline int seqring_reading_check(struct seqring_reading *r)
 	return 0;
 }
 
+/*
+ * seqring_reading_check(), then a zero timestamp replaced by *@now, which
+ * is read from the clock the first time it is needed (0: not yet).
+ */
+static __always_inline int
+seqring_reading_prepare(struct seqring_reading *r, u64 *now)
+{
+	int ret;
+
+	ret = seqring_reading_check(r);
+	if (ret)
+		return ret;
+	if (!r->timestamp_ns) {
+		if (!*now)
+			*now = ktime_get_real_ns();
+		r->timestamp_ns = *now;
+	}
+	return 0;
+}
+
 /**
  * seqring_readings_prepare - check readings from userspace and complete them
  * @r: kernel copy of the readings
@@ -133,14 +153,9 @@ int seqring_readings_prepare(struct seqring_reading *r, unsigned int n)
 	int ret;
 
 	for (; n; r++, n--) {
-		ret = seqring_reading_check(r);
+		ret = seqring_reading_prepare(r, &now);
 		if (ret)
 			return ret;
-		if (!r->timestamp_ns) {
-			if (!now)
-				now = ktime_get_real_ns();
-			r->timestamp_ns = now;
-		}
 	}
 	return 0;
 }
@@ -201,13 +216,12 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 int seqring_ring_push_one(struct seqring_ring *ring,
 			  struct seqring_reading *r)
 {
+	u64 now = 0;
 	int ret;
 
-	ret = seqring_reading_check(r);
+	ret = seqring_reading_prepare(r, &now);
 	if (ret)
 		return ret;
-	if (!r->timestamp_ns)
-		r->timestamp_ns = ktime_get_real_ns();
 
 	spin_lock(&ring->lock);
 	ring->slots[ring->head] = *r;
