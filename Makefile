@@ -20,7 +20,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 export KDIR KVER KERNEL
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted
+	check-planted debug-kernel
 
 all: modules tool progs
 
@@ -109,9 +109,13 @@ bench: deps
 # Every mode of DEBUG_MODES runs, even after one fails; each prints its own
 # summary. The stress tier keeps its small VM (tests/stress/70-enomem.sh).
 DEBUG_MODES ?= check stress debugvm
-check-debug: deps
+
+# Builds (or finds cached) the debug kernel; KDIR and KERNEL in the file.
+debug-kernel: deps
 	mkdir -p build
 	tests/debug/build-kernel.sh > build/debug-kernel.env
+
+check-debug: debug-kernel
 	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR
 	. build/debug-kernel.env && status=0 && \
 	for mode in $(DEBUG_MODES); do \
@@ -120,8 +124,6 @@ check-debug: deps
 			VM_SCRIPT_TIMEOUT=900 tests/vm/run.sh $$mode || status=1; \
 	done; exit $$status
 
-check-planted: deps
-	mkdir -p build
-	tests/debug/build-kernel.sh > build/debug-kernel.env
+check-planted: debug-kernel
 	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \
 		tests/debug/planted-bugs.sh
