@@ -315,6 +315,36 @@ push() {
 	"$BIN/push_n" "$@" "$_pn"
 }
 
+# stats_add_up: one result, that debugfs stats add up (total == count +
+# dropped + cleared), checked by tests/bin/stress_reader.
+stats_add_up() {
+	if _sa_out=$("$BIN/stress_reader" cat -t 0 "$DEBUGFS/stats"); then
+		ok "debugfs stats add up (total == count + dropped + cleared)"
+	else
+		not_ok "debugfs stats add up (total == count + dropped + cleared)" "$_sa_out"
+	fi
+}
+
+# bench_run DESC ROW ARGS...: run "$BENCH" $Q ARGS (the benchmark scripts
+# set BENCH and Q), show its output, and give one result: ok if it exits 0
+# and, when ROW (an extended regex) is not empty, prints a line matching it.
+bench_run() {
+	_b_desc=$1
+	_b_row=$2
+	shift 2
+	# shellcheck disable=SC2086 # $Q is empty or one option
+	"$BENCH" $Q "$@" >"$T/out" 2>&1
+	_b_rc=$?
+	cat "$T/out"
+	if [ $_b_rc -ne 0 ]; then
+		not_ok "$_b_desc" "seqring_bench $* exited with status $_b_rc"
+	elif [ -n "$_b_row" ] && ! grep -Eq "$_b_row" "$T/out"; then
+		not_ok "$_b_desc" "seqring_bench $* printed no line matching '$_b_row'"
+	else
+		ok "$_b_desc"
+	fi
+}
+
 # ---- kernel log ----
 
 # kmsg_mark TAG: put a marker line into the kernel log.

@@ -28,15 +28,7 @@ fi
 
 check_load "load seqring.ko capacity=65536" capacity=65536
 
-# shellcheck disable=SC2086 # $Q is empty or one option
-"$BENCH" $Q ingest >"$T/out" 2>&1
-rc=$?
-cat "$T/out"
-if [ $rc -eq 0 ] && grep -q '^ingest *push/noop_ioctl ' "$T/out"; then
-	ok "ingest measured"
-else
-	not_ok "ingest measured" "seqring_bench ingest exited with status $rc"
-fi
+bench_run "ingest measured" '^ingest *push/noop_ioctl ' ingest
 
 check_unload "unload seqring.ko"
 done_testing

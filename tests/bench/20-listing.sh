@@ -28,21 +28,6 @@ plan $((9 + 12 * REPS))
 
 check "load sequence.ko" insmod "$MODDIR/sequence.ko"
 
-# bench DESC ARGS...: run seqring_bench, show its output, one TAP result.
-bench() {
-	_b_desc=$1
-	shift
-	# shellcheck disable=SC2086 # $Q is empty or one option
-	"$BENCH" $Q "$@" >"$T/out" 2>&1
-	_b_rc=$?
-	cat "$T/out"
-	if [ $_b_rc -eq 0 ]; then
-		ok "$_b_desc"
-	else
-		not_ok "$_b_desc" "seqring_bench $* exited with status $_b_rc"
-	fi
-}
-
 # rounds N: -r option for one turn at capacity N (full mode only).
 rounds() {
 	[ -n "$Q" ] && return
@@ -62,8 +47,8 @@ take_meminfo() {
 
 take_meminfo
 check_load "load seqring.ko capacity=1 (memory baseline)" capacity=1
-bench "fill the ring of 1 reading" fill 1
-bench "memory measured at capacity 1" memory 1 "$T/meminfo.before"
+bench_run "fill the ring of 1 reading" "" fill 1
+bench_run "memory measured at capacity 1" "" memory 1 "$T/meminfo.before"
 check_unload "unload seqring.ko (capacity 1)"
 
 rep=1
@@ -71,11 +56,11 @@ while [ $rep -le $REPS ]; do
 	for n in $SIZES; do
 		[ $rep -eq 1 ] && take_meminfo
 		check_load "turn $rep: load seqring.ko capacity=$n" capacity="$n"
-		bench "turn $rep: fill the ring of $n readings" fill "$n"
+		bench_run "turn $rep: fill the ring of $n readings" "" fill "$n"
 		[ $rep -eq 1 ] &&
-			bench "memory measured at capacity $n" memory "$n" "$T/meminfo.before"
+			bench_run "memory measured at capacity $n" "" memory "$n" "$T/meminfo.before"
 		# shellcheck disable=SC2046 # word splitting wanted
-		bench "turn $rep: listing measured at $n readings" $(rounds "$n") listing "$n"
+		bench_run "turn $rep: listing measured at $n readings" "" $(rounds "$n") listing "$n"
 		check_unload "turn $rep: unload seqring.ko (capacity $n)"
 	done
 	rep=$((rep + 1))

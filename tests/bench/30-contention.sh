@@ -19,21 +19,8 @@ plan 4
 
 check_load "load seqring.ko capacity=100000" capacity=100000
 
-# shellcheck disable=SC2086 # $Q is empty or one option
-"$BENCH" $Q fill 100000 >"$T/out" 2>&1
-rc=$?
-cat "$T/out"
-is 0 "$rc" "fill the ring"
-
-# shellcheck disable=SC2086
-"$BENCH" $Q contention >"$T/out" 2>&1
-rc=$?
-cat "$T/out"
-if [ $rc -eq 0 ] && grep -q '^contention *p99(readers)/p99(idle) *2 ' "$T/out"; then
-	ok "contention measured"
-else
-	not_ok "contention measured" "seqring_bench contention exited with status $rc"
-fi
+bench_run "fill the ring" "" fill 100000
+bench_run "contention measured" '^contention *p99\(readers\)/p99\(idle\) *2 ' contention
 
 check_unload "unload seqring.ko"
 done_testing

@@ -81,11 +81,7 @@ if out=$("$BIN/stress_reader" check "$PROC"); then
 else
 	not_ok "the listing is in order, each line as pushed" "$out"
 fi
-if out=$("$BIN/stress_reader" cat -t 0 "$DEBUGFS/stats"); then
-	ok "debugfs stats add up (total == count + dropped + cleared)"
-else
-	not_ok "debugfs stats add up (total == count + dropped + cleared)" "$out"
-fi
+stats_add_up
 
 bad=$(kernel_reports stress-50)
 is "" "$bad" "the kernel logged no oops, BUG, warning or lockup"

@@ -94,11 +94,7 @@ if out=$("$BIN/stress_reader" check -a "$PROC"); then
 else
 	not_ok "the listing is well-formed and in order" "$out"
 fi
-if out=$("$BIN/stress_reader" cat -t 0 "$DEBUGFS/stats"); then
-	ok "debugfs stats add up (total == count + dropped + cleared)"
-else
-	not_ok "debugfs stats add up (total == count + dropped + cleared)" "$out"
-fi
+stats_add_up
 bad=$(kernel_reports stress-60)
 is "" "$bad" "the kernel logged no oops, BUG, warning or lockup"
 check_unload "rmmod seqring (use count back to 0)"
