@@ -53,6 +53,7 @@ help:
 	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
 	@echo "           in build/linux), then the check and stress tiers and"
 	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
+	@echo "  debug-kernel  only build (or find cached) the debug kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
