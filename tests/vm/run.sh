@@ -133,7 +133,9 @@ console=$out/console.log
 tap=$out/tap.log
 rm -f "$console" "$tap"
 
-append="console=ttyS0,115200 panic=-1 loglevel=7 seqringvm.mode=$mode"
+# oops=panic, with panic=-1 and -no-reboot: a guest that oopses powers off
+# at once (the run fails on the report) instead of hanging until VM_TIMEOUT.
+append="console=ttyS0,115200 panic=-1 oops=panic loglevel=7 seqringvm.mode=$mode"
 append+=" seqringvm.timeout=$script_timeout"
 [ -n "${VM_FILTER:-}" ] && append+=" seqringvm.filter=$VM_FILTER"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
