@@ -281,7 +281,6 @@ static const struct file_operations seqring_fops = {
 	.release	= seqring_release,
 	.unlocked_ioctl	= seqring_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
-	.llseek		= no_llseek,
 };
 
 /**

@@ -137,17 +137,13 @@ static const struct seq_operations seqring_listing_sops = {
 };
 
 /**
- * seqring_listing_open - open the readings listing
- * @inode: inode whose i_private is the struct seqring; that holds for the
- *	debugfs file and for the procfs one (pde_data() is i_private)
+ * seqring_listing_open_dev - open the readings listing of a device
  * @file: file being opened
- *
- * This is DEFINE_SEQ_ATTRIBUTE()'s open, written out because the macro makes
- * it static and procfs needs it in its proc_ops.
+ * @sr: the device
  *
  * Return: 0 or -ENOMEM.
  */
-int seqring_listing_open(struct inode *inode, struct file *file)
+int seqring_listing_open_dev(struct file *file, struct seqring *sr)
 {
 	struct seq_file *m;
 	int ret;
@@ -157,8 +153,14 @@ int seqring_listing_open(struct inode *inode, struct file *file)
 		return ret;
 
 	m = file->private_data;
-	m->private = inode->i_private;
+	m->private = sr;
 	return 0;
+}
+
+/* debugfs keeps the file's data in i_private on every kernel. */
+static int seqring_listing_open(struct inode *inode, struct file *file)
+{
+	return seqring_listing_open_dev(file, inode->i_private);
 }
 
 const struct file_operations seqring_listing_fops = {

@@ -11,10 +11,17 @@
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
+#include "compat.h"
 #include "seqring.h"
 
+/* The data of a proc entry is i_private only since 5.17: ask procfs. */
+static int seqring_proc_open(struct inode *inode, struct file *file)
+{
+	return seqring_listing_open_dev(file, pde_data(inode));
+}
+
 static const struct proc_ops seqring_proc_ops = {
-	.proc_open	= seqring_listing_open,
+	.proc_open	= seqring_proc_open,
 	.proc_read_iter	= seq_read_iter,
 	.proc_lseek	= seq_lseek,
 	.proc_release	= seq_release,

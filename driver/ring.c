@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
-#include <kunit/visibility.h>
+#include "compat.h"
 #include <asm/word-at-a-time.h>
 
 #include "seqring.h"

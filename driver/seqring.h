@@ -17,7 +17,6 @@ struct dentry;
 struct proc_dir_entry;
 
 #define SEQRING_NAME		"seqring"
-#define SEQRING_CAPACITY_MAX	(16U << 20)
 
 /**
  * struct seqring_ring - fixed-capacity ring of readings
@@ -92,7 +91,7 @@ unsigned int seqring_chardev_nr_clients(struct seqring *sr);
 
 /* listing.c */
 extern const struct file_operations seqring_listing_fops;
-int seqring_listing_open(struct inode *inode, struct file *file);
+int seqring_listing_open_dev(struct file *file, struct seqring *sr);
 void seqring_seq_escape(struct seq_file *m, const char *s);
 
 /* procfs.c */

@@ -21,6 +21,9 @@
 /* Largest @count accepted by SEQRING_IOC_PUSH_BATCH. */
 #define SEQRING_BATCH_MAX	65536
 
+/* Largest ring: the capacity= parameter and SEQRING_IOC_SET_CAPACITY. */
+#define SEQRING_CAPACITY_MAX	(1U << 24)
+
 /**
  * struct seqring_reading - one sample, as pushed by userspace
  * @timestamp_ns: time of the sample in nanoseconds since the epoch; 0 asks
@@ -78,8 +81,24 @@ struct seqring_stats {
 	__u64 reserved;
 };
 
-/* 0xB8 is unassigned in Documentation/userspace-api/ioctl/ioctl-number.rst. */
-#define SEQRING_IOC_MAGIC	0xB8
+/**
+ * struct seqring_record - one reading as read() on /dev/seqring returns it
+ * @seq: the reading's sequence number; a gap between two records read in
+ *	turn counts the readings this file missed
+ * @reading: the reading as it was pushed (label bytes after the NUL zeroed,
+ *	a zero timestamp replaced by the time it was stored)
+ */
+struct seqring_record {
+	__u64 seq;
+	struct seqring_reading reading;
+};
+
+/*
+ * 0xB9, numbers 0x00-0x0F. 0xB8 (used up to 0.x) is taken in mainline by
+ * uapi/linux/mshv.h and uapi/misc/mrvl_cn10k_dpi.h; 0xB9 is not listed in
+ * Documentation/userspace-api/ioctl/ioctl-number.rst (0xBA is liveupdate).
+ */
+#define SEQRING_IOC_MAGIC	0xB9
 
 /* Push one reading. */
 #define SEQRING_IOC_PUSH	_IOW(SEQRING_IOC_MAGIC, 0x01, struct seqring_reading)
@@ -89,5 +108,15 @@ struct seqring_stats {
 #define SEQRING_IOC_GET_STATS	_IOR(SEQRING_IOC_MAGIC, 0x03, struct seqring_stats)
 /* Discard every reading held; sequence numbers go on from where they were. */
 #define SEQRING_IOC_CLEAR	_IO(SEQRING_IOC_MAGIC, 0x04)
+/*
+ * Wake a blocked read() or poll() of this file only once this many
+ * readings (a __u32, 1 to the capacity; 1 after open) are unread.
+ */
+#define SEQRING_IOC_SET_WAKEUP	_IOW(SEQRING_IOC_MAGIC, 0x05, __u32)
+/*
+ * Resize the ring to a __u32 capacity, 1 to %SEQRING_CAPACITY_MAX; the
+ * newest readings that fit are kept. Needs CAP_SYS_ADMIN.
+ */
+#define SEQRING_IOC_SET_CAPACITY _IOW(SEQRING_IOC_MAGIC, 0x06, __u32)
 
 #endif /* _UAPI_LINUX_SEQRING_H */

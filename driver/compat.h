@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * seqring - differences between the kernels the driver builds for
+ *
+ * The oldest kernel supported is the one named in the KERNEL_MIN file at
+ * the top of the source tree (the build and dkms.conf read it there).
+ * Every entry says which kernel changed what. Feature tests (an #ifndef
+ * of a macro, __has_include() of a header) come first; a version check is
+ * used only where nothing else can tell, such as a renamed function.
+ */
+#ifndef _SEQRING_COMPAT_H
+#define _SEQRING_COMPAT_H
+
+#include <linux/version.h>
+
+/*
+ * EXPORT_SYMBOL_IF_KUNIT() and its header came with 6.2 (and 6.1.x
+ * stable). Before, there is no KUnit test module to export anything to.
+ */
+#if __has_include(<kunit/visibility.h>)
+#include <kunit/visibility.h>
+#else
+#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#endif
+
+/*
+ * 5.17 renamed PDE_DATA() to pde_data() (and made it read i_private). It
+ * is a function, not a macro, so only the version tells.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
+#define pde_data(inode) PDE_DATA(inode)
+#endif
+
+#endif /* _SEQRING_COMPAT_H */
