@@ -225,8 +225,12 @@ ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	ssize_t ret;
 
 	ret = seq_read_iter(iocb, to);
-	if (!ret && iov_iter_count(to))
+	if (!ret && iov_iter_count(to)) {
+		/* start() reads it under the same lock. */
+		mutex_lock(&m->lock);
 		it->rescan = true;
+		mutex_unlock(&m->lock);
+	}
 	return ret;
 }
 
@@ -239,8 +243,11 @@ static ssize_t seqring_listing_read(struct file *file, char __user *buf,
 	ssize_t ret;
 
 	ret = seq_read(file, buf, size, ppos);
-	if (!ret && size)
+	if (!ret && size) {
+		mutex_lock(&m->lock);
 		it->rescan = true;
+		mutex_unlock(&m->lock);
+	}
 	return ret;
 }
 
