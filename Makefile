@@ -51,7 +51,7 @@ help:
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
 	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
-	@echo "           in build/linux), then the check and stress tiers and"
+	@echo "           in SEQRING_CACHE), then the check and stress tiers and"
 	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
 	@echo "  debug-kernel  only build (or find cached) the debug kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
@@ -72,7 +72,7 @@ LINT_FILES := $(wildcard driver/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
 		include/uapi/linux/seqring.h
 
 $(CHECKPATCH):
-	@test -f $(KSRC_TAR) || apt-get install -y --no-install-recommends linux-source-6.1
+	@test -f $(KSRC_TAR) || tests/vm/deps.sh linux-source-6.1
 	mkdir -p build/checkpatch
 	tar -xf $(KSRC_TAR) -C build/checkpatch --strip-components=1 \
 		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
