@@ -7,17 +7,20 @@
 # machine that cannot load modules (or runs another kernel) we take the newest
 # installed Debian image that has matching headers, which is also the kernel
 # the test VM boots.
+#
+# On a fresh machine the headers appear only when `deps` has run, so the
+# choice is made when a recipe first needs it (a recursive variable that
+# replaces itself with its value), never while this file is read, and it is
+# not exported: a sub-make chooses again. Values given on the command line
+# or in the environment are passed down by make as usual.
 ifeq ($(origin KDIR),undefined)
-  ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
-    KVER ?= $(shell uname -r)
-  else
-    KVER ?= $(shell tests/vm/kver.sh)
+  ifeq ($(origin KVER),undefined)
+    KVER = $(eval KVER := $(shell if [ -d /lib/modules/$$(uname -r)/build ]; \
+		then uname -r; else tests/vm/kver.sh; fi))$(KVER)
   endif
-  KDIR := /lib/modules/$(KVER)/build
+  KDIR = /lib/modules/$(KVER)/build
 endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
-
-export KDIR KVER KERNEL
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel
@@ -86,24 +89,25 @@ lint: $(CHECKPATCH)
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 check: deps
 	$(MAKE) all
-	tests/vm/run.sh check
+	KERNEL=$(KERNEL) tests/vm/run.sh check
 
 demo: deps
 	$(MAKE) all
-	tests/vm/run.sh demo
+	KERNEL=$(KERNEL) tests/vm/run.sh demo
 
 # 512 MiB: small enough that the largest ring (16M x 40 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
 # 50 cycles and may take over two minutes under emulation.
 stress: deps
 	$(MAKE) all
-	VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 tests/vm/run.sh stress
+	KERNEL=$(KERNEL) VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 \
+		tests/vm/run.sh stress
 
 # Prints a table and writes build/bench/results.{txt,csv,json}.
 bench: deps
 	$(MAKE) all
 	$(MAKE) -C tests/bench
-	QUICK=$(QUICK) tests/bench/run-bench.sh
+	KERNEL=$(KERNEL) QUICK=$(QUICK) tests/bench/run-bench.sh
 
 # The modules are rebuilt against the debug kernel; a later `make check`
 # rebuilds them against Debian's (kbuild sees the changed command line).
