@@ -23,7 +23,7 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel
+	check-planted debug-kernel check-fresh
 
 all: modules tool progs
 
@@ -59,6 +59,8 @@ help:
 	@echo "  debug-kernel  only build (or find cached) the debug kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
+	@echo "  check-fresh  README's quick start (make demo, make check) in a fresh"
+	@echo "           debootstrapped bookworm root with only git and make"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -128,6 +130,10 @@ check-debug: debug-kernel
 		KERNEL=$$KERNEL VM_MEM=$$mem VM_TIMEOUT=2400 \
 			VM_SCRIPT_TIMEOUT=900 tests/vm/run.sh $$mode || status=1; \
 	done; exit $$status
+
+# Needs nothing installed beforehand but what mkroot.sh installs itself.
+check-fresh:
+	tests/fresh/check-fresh.sh
 
 check-planted: debug-kernel
 	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \
