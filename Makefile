@@ -23,7 +23,7 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel check-fresh
+	check-planted debug-kernel check-fresh check-kernels
 
 all: modules tool progs
 
@@ -61,6 +61,10 @@ help:
 	@echo "           the tree and show that the debug kernel run catches it"
 	@echo "  check-fresh  README's quick start (make demo, make check) in a fresh"
 	@echo "           debootstrapped bookworm root with only git and make"
+	@echo "  check-kernels  the check tier on each kernel of"
+	@echo "           tests/kernels/kernels.list (5.10 to sid's newest, -rt"
+	@echo "           too), each built in its own Debian suite's root and"
+	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -134,6 +138,12 @@ check-debug: debug-kernel
 # Needs nothing installed beforehand but what mkroot.sh installs itself.
 check-fresh:
 	tests/fresh/check-fresh.sh
+
+# The tool and the test programs are the host's; only the modules are built
+# for each kernel, in that kernel's own Debian root.
+check-kernels: deps
+	$(MAKE) tool progs
+	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
 
 check-planted: debug-kernel
 	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \
