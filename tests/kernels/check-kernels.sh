@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-kernels.sh - the check tier on every supported kernel (make
+# check-kernels)
+#
+# For each kernel of tests/kernels/kernels.list (KERNELS="5.10 6.12-rt"
+# picks some by NAME):
+#   1. resolve: the version linux-headers-FLAVOUR of the kernel's Debian
+#      suite depends on now (tests/kernels/suite-apt.sh; sid moves on, so
+#      "newest" is whatever sid has when the run starts);
+#   2. build: in a root of that suite with make and exactly those headers,
+#      which pull in the compiler the kernel was built with
+#      (tests/roots/mkroot.sh, cached; one root per suite, holding the
+#      headers of every kernel the list has from that suite), the source
+#      tree copied in, `make modules KDIR=/usr/src/linux-headers-KVER
+#      CC=<the compiler its .config names>`; the root is removed after;
+#   3. image: linux-image-VER (in sid: the linux-binary-VER it depends on)
+#      downloaded with `apt-get download` and its bzImage extracted with
+#      `dpkg-deb -x`, never installed; kept in
+#      $SEQRING_CACHE/kernels/KVER_VERSION/vmlinuz-KVER;
+#   4. boot: that image in the VM with those modules and the host's tool,
+#      test programs and initramfs (tests/vm/run.sh check): the whole check
+#      tier, the same scripts on every kernel.
+#
+# Output: one TAP stream, every result named after its kernel ("ok 12 -
+# 5.10: ..."), a failure before the VM ran being one "not ok" for that
+# kernel; then the per-kernel table (also in build/kernels/results.md, in
+# the form of README's "Supported kernels" table) and as the last line
+#   N passed, N failed[, N skipped]
+# Per kernel, build/kernels/NAME/ keeps build.log, check.log (run.sh's
+# output), console.log and the modules. Exit status 0 iff nothing failed.
+#
+# Needs the host's tool and test programs built (`make tool progs`) and
+# tests/vm/deps.sh's packages; `make check-kernels` does both.
+# Environment: KERNELS, SEQRING_CACHE, and run.sh's VM_* variables.
+
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 1
+here=tests/kernels
+cache=${SEQRING_CACHE:-/var/cache/seqring}
+out=$repo/build/kernels
+mkdir -p "$out" "$cache/kernels"
+
+passed=0 failed=0 skipped=0 n=0
+rows=
+
+say() {
+	echo "# check-kernels: $*"
+}
+
+# tap NAME LINE: renumber one result of kernel NAME into this stream.
+tap() {
+	local name=$1 line=$2 status desc
+	case $line in
+	"not ok "*) status="not ok" desc=${line#not ok } ;;
+	*) status=ok desc=${line#ok } ;;
+	esac
+	desc=${desc#*[0-9] } # the old number
+	desc=${desc#- }
+	n=$((n + 1))
+	echo "$status $n - $name: $desc"
+	case $status$line in
+	ok*"# SKIP"* | ok*"# skip"* | "not ok"*"# TODO"* | "not ok"*"# todo"*)
+		skipped=$((skipped + 1)) ;;
+	ok*) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+}
+
+# fail_kernel NAME WHAT [LOG]: kernel NAME failed before its VM ran.
+fail_kernel() {
+	tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then
+		tail -n 20 "$3" | sed 's/^/# /'
+	fi
+	rows+="| $1 | ${suite[$1]} | ${kver[$1]:--} | ${ver[$1]:--} | - | - | failed: $2 |"$'\n'
+}
+
+# --- the list ----------------------------------------------------------------
+declare -A suite flavour hdr kver ver cc rt fail
+names=() # selected, in list order
+all=()   # every kernel of the list
+want=" ${KERNELS:-} "
+while read -r name s f _ <&3; do
+	case $name in "" | "#"*) continue ;; esac
+	suite[$name]=$s
+	flavour[$name]=$f
+	all+=("$name")
+	[ "$want" = "  " ] || [ "${want#* "$name" }" != "$want" ] || continue
+	names+=("$name")
+done 3<"$here/kernels.list"
+[ ${#names[@]} -gt 0 ] || { echo "check-kernels: no kernel named '$KERNELS' in $here/kernels.list" >&2; exit 2; }
+# The suites the selected kernels come from, in list order.
+suites=()
+for name in "${names[@]}"; do
+	case " ${suites[*]} " in *" ${suite[$name]} "*) ;; *) suites+=("${suite[$name]}") ;; esac
+done
+
+start=$(date +%s)
+
+# --- 1. resolve ----------------------------------------------------------------
+# Every kernel of a suite in use is resolved, selected or not: a suite's
+# root holds the headers of all of them, so its cache key does not depend
+# on KERNELS.
+for s in "${suites[@]}"; do
+	"$here/suite-apt.sh" "$s" update 2>&1 | tail -n 1 | sed "s/^/# $s: /"
+	for name in "${all[@]}"; do
+		[ "${suite[$name]}" = "$s" ] || continue
+		h=$("$here/suite-apt.sh" "$s" apt-cache depends "linux-headers-${flavour[$name]}" 2>/dev/null |
+			sed -n 's/^ *Depends: \(linux-headers-[0-9][^ ]*\)$/\1/p' | head -n 1)
+		v=$([ -z "$h" ] || "$here/suite-apt.sh" "$s" apt-cache policy "$h" 2>/dev/null |
+			awk '$1 == "Candidate:" { print $2 }')
+		if [ -z "$h" ] || [ -z "$v" ] || [ "$v" = "(none)" ]; then
+			fail[$name]="no linux-headers-${flavour[$name]} in $s"
+			continue
+		fi
+		hdr[$name]=$h
+		kver[$name]=${h#linux-headers-}
+		ver[$name]=$v
+		say "$name: ${kver[$name]} ($v) from $s"
+	done
+done
+
+# --- 2. build, one root per suite ---------------------------------------------
+for s in "${suites[@]}"; do
+	pkgs=(make)
+	for name in "${all[@]}"; do
+		[ "${suite[$name]}" = "$s" ] && [ -n "${hdr[$name]:-}" ] &&
+			pkgs+=("${hdr[$name]}=${ver[$name]}")
+	done
+	log=$out/root-$s.log
+	t0=$(date +%s)
+	root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-kernel.XXXXXX") && rmdir "$root"
+	if ! tests/roots/mkroot.sh "$s" "$root" "${pkgs[@]}" >"$log" 2>&1; then
+		tests/roots/rmroot.sh "$root"
+		for name in "${names[@]}"; do
+			[ "${suite[$name]}" = "$s" ] && [ -z "${fail[$name]:-}" ] &&
+				fail[$name]="$s root with ${pkgs[*]} (log: $log)"
+		done
+		tail -n 20 "$log" | sed 's/^/# /'
+		continue
+	fi
+	say "$s root ready in $(($(date +%s) - t0))s"
+	for name in "${names[@]}"; do
+		[ "${suite[$name]}" = "$s" ] && [ -z "${fail[$name]:-}" ] || continue
+		dir=$out/$name
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		config=$root/usr/src/${hdr[$name]}/.config
+		# The compiler the kernel was built with, as its config names
+		# it ("gcc-12 (Debian 12.2.0-14) 12.2.0"); the headers
+		# depend on it.
+		c=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$config")
+		rt[$name]=$(grep -c '^CONFIG_PREEMPT_RT=y' "$config")
+		src=$root/src-$name
+		mkdir -p "$src"
+		git ls-files -z -co --exclude-standard | tar --null -T - -cf - |
+			tar -C "$src" -xf -
+		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules \
+			KDIR="/usr/src/${hdr[$name]}" ${c:+CC=$c} >"$dir/build.log" 2>&1 &&
+		   cp "$src/seqring.ko" "$src/sequence.ko" "$dir/"; then
+			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
+			say "$name: modules built with ${cc[$name]}"
+		else
+			fail[$name]="build the modules for ${kver[$name]} with ${c:-gcc} (log: $dir/build.log)"
+			tail -n 20 "$dir/build.log" | sed 's/^/# /'
+		fi
+	done
+	tests/roots/rmroot.sh "$root"
+done
+
+# --- 3. image, 4. boot ------------------------------------------------------------
+# image NAME DIR: extract the bzImage of kernel NAME into DIR.
+image() {
+	local s=${suite[$1]} k=${kver[$1]} v=${ver[$1]} dl deb bin
+	dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX") || return 1
+	(
+		cd "$dl" || exit 1
+		"$repo/$here/suite-apt.sh" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
+		deb=$(ls linux-image-*.deb)
+		if dpkg-deb -c "$deb" | grep -q "/boot/vmlinuz-$k\$"; then
+			dpkg-deb -x "$deb" x || exit 1
+			cp "x/boot/vmlinuz-$k" vmlinuz
+		else
+			# sid: linux-image-KVER is a metapackage; the image is
+			# in linux-binary-KVER, under /usr/lib/modules.
+			bin=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+				grep -o "linux-binary-$k\b" | head -n 1)
+			[ -n "$bin" ] || { echo "no bzImage in $deb, no linux-binary"; exit 1; }
+			"$repo/$here/suite-apt.sh" "$s" apt-get -q download "$bin=$v" || exit 1
+			dpkg-deb -x "$bin"_*.deb x || exit 1
+			cp "x/usr/lib/modules/$k/vmlinuz" vmlinuz
+		fi
+	) || { rm -rf "$dl"; return 1; }
+	mkdir -p "$2"
+	mv "$dl/vmlinuz" "$2/vmlinuz-$k.tmp" && mv "$2/vmlinuz-$k.tmp" "$2/vmlinuz-$k"
+	rm -rf "$dl"
+}
+
+for name in "${names[@]}"; do
+	if [ -n "${fail[$name]:-}" ]; then
+		fail_kernel "$name" "${fail[$name]}"
+		continue
+	fi
+	dir=$out/$name
+	t0=$(date +%s)
+	img=$cache/kernels/${kver[$name]}_${ver[$name]}/vmlinuz-${kver[$name]}
+	if [ ! -s "$img" ] && ! image "$name" "${img%/*}" >>"$dir/build.log" 2>&1; then
+		fail_kernel "$name" "download the image of ${kver[$name]} (${ver[$name]})" "$dir/build.log"
+		continue
+	fi
+	SEQRING_KO_DIR=$dir KERNEL=$img tests/vm/run.sh check >"$dir/check.log" 2>&1
+	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*) tap "$name" "$line" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$dir/check.log"
+	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
+	if [ -z "$summary" ]; then
+		tap "$name" "not ok 1 - the check tier ran to its summary (log: $dir/check.log)"
+		tail -n 20 "$dir/check.log" | sed 's/^/# /'
+	fi
+	say "$name: ${summary:-no summary} (VM: $(($(date +%s) - t0))s)"
+	c=${cc[$name]}
+	rows+="| $name | ${suite[$name]} | ${kver[$name]} | ${ver[$name]} | ${c%% (*} ${c##* } |"
+	rows+=" $([ "${rt[$name]}" -gt 0 ] && echo PREEMPT_RT || echo -) | ${summary:-failed before its summary} |"$'\n'
+done
+
+{
+	echo "| kernel | Debian suite | \`uname -r\` | package version | compiler | preemption | check tier |"
+	echo "|---|---|---|---|---|---|---|"
+	printf '%s' "$rows"
+} >"$out/results.md"
+echo "1..$n"
+sed 's/^/# /' "$out/results.md"
+echo "# check-kernels took $(($(date +%s) - start))s"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
