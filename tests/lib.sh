@@ -362,7 +362,7 @@ dmesg_since() {
 # kernel problem, or match the extra extended regex ERE.
 kernel_reports() {
 	dmesg_since "$1" |
-		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall${2:+|$2}"
+		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${2:+|$2}"
 }
 
 # ---- background processes ----
