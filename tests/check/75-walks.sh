@@ -36,6 +36,12 @@ hex() {
 	od -An -v -tx1 | tr -d ' \n'
 }
 
+# walk_result FILE: what tests/bin/walk printed, without its "open" line
+# and its timing.
+walk_result() {
+	grep -v '^open$' "$1" | sed 's/ ms=.*//'
+}
+
 # start_walk OUTFILE [walk ARGS...]: run tests/bin/walk in the background
 # and wait until it has opened its file. Sets WALK_PID.
 start_walk() {
@@ -81,10 +87,10 @@ fi
 n=300000
 off=$(seq_offset "$n")
 "$BIN/walk" /proc/sequence "$off" 7 >"$T/deep"
-is "lseek=$off read=7 bytes=$(printf '%s\n' "$n" | hex)" "$(sed 's/ ms=.*//' "$T/deep")" \
+is "lseek=$off read=7 bytes=$(printf '%s\n' "$n" | hex)" "$(walk_result "$T/deep")" \
 	"lseek to byte $off of /proc/sequence (line $n) and read 7 bytes: '$n\\n'"
 "$BIN/walk" -p /proc/sequence "$off" 7 >"$T/deep"
-is "pread=7 bytes=$(printf '%s\n' "$n" | hex)" "$(sed 's/ ms=.*//' "$T/deep")" \
+is "pread=7 bytes=$(printf '%s\n' "$n" | hex)" "$(walk_result "$T/deep")" \
 	"pread 7 bytes at byte $off of /proc/sequence: '$n\\n'"
 
 unkillable=
@@ -124,18 +130,19 @@ fi
 
 # ---- /proc/seqring ----
 
+unkillable_ring=
 n=1048576
 check_load "load seqring.ko capacity=$n" capacity="$n"
 "$BIN/stress_writer" -i 1 -p 0 -b 65536 -n "$n" -t 300 >"$T/fill" 2>&1
 is "$n $n" "$(attr count) $(attr total)" "the ring is full: $n readings"
 
 "$BIN/walk" "$PROC" "$PAST" >"$T/past"
-is "lseek=$PAST read=0 bytes=" "$(sed 's/ ms=.*//' "$T/past")" \
+is "lseek=$PAST read=0 bytes=" "$(walk_result "$T/past")" \
 	"lseek 2^50 bytes into /proc/seqring (past the end) succeeds and read() gives end of file"
 full_ms=$(sed -n 's/.* ms=//p' "$T/past")
 diag "walking the whole listing of $n readings took ${full_ms} ms"
 "$BIN/walk" -p "$PROC" "$PAST" >"$T/past"
-is "pread=0 bytes=" "$(sed 's/ ms=.*//' "$T/past")" \
+is "pread=0 bytes=" "$(walk_result "$T/past")" \
 	"pread 2^50 bytes into /proc/seqring gives end of file"
 
 size=$(wc -c <"$PROC")
@@ -143,7 +150,7 @@ off=$((size / 2))
 # Through a pipe, so that tail cannot seek: cat reads from the start.
 exp=$(cat "$PROC" | tail -c +$((off + 1)) | head -c 64 | hex)
 "$BIN/walk" "$PROC" "$off" 64 >"$T/deep"
-is "lseek=$off read=64 bytes=$exp" "$(sed 's/ ms=.*//' "$T/deep")" \
+is "lseek=$off read=64 bytes=$exp" "$(walk_result "$T/deep")" \
 	"lseek to the middle ($off of $size bytes) reads what cat shows there"
 
 pin_w=
@@ -152,38 +159,39 @@ if [ "$(nproc)" -ge 2 ]; then
 	pin_w="taskset 1"
 	pin_r="taskset 2"
 fi
-$pin_w "$BIN/stress_writer" -i 2 -p 0 -b 65536 -t 300 >"$T/w" 2>&1 &
+# A writer pushing batches of 65536 ready-made readings in a loop.
+$pin_w "$BIN/push_n" -b -R 65536 >"$T/w" 2>&1 &
 wpid=$!
 _tap_pids="$_tap_pids $wpid"
-wait_line "$T/w" '^ready' 10
+sleep 1
 $pin_r "$BIN/walk" "$PROC" "$PAST" >"$T/race" 2>&1 &
 spid=$!
 if wait_gone "$spid" 60; then
-	is "lseek=$PAST read=0" "$(sed 's/ bytes=.*//' "$T/race")" \
+	is "lseek=$PAST read=0" "$(walk_result "$T/race" | sed 's/ bytes=.*//')" \
 		"lseek 2^50 bytes into /proc/seqring while a writer pushes batches ends (at end of file)"
 else
 	kill -KILL "$spid"
 	not_ok "lseek 2^50 bytes into /proc/seqring while a writer pushes batches ends (at end of file)" \
 		"expected it to end within 60 s (the whole listing takes ${full_ms} ms), it still runs: it chases the writer"
-	wait_gone "$spid" 5 || unkillable=$spid
+	wait_gone "$spid" 5 || unkillable_ring=$spid
 fi
-if [ -n "$unkillable" ]; then
+if [ -n "$unkillable_ring" ]; then
 	not_ok "SIGKILL ends an lseek 2^50 bytes into /proc/seqring while a writer pushes batches" \
-		"not run: an unkillable walk (pid $unkillable) is still running"
+		"not run: an unkillable_ring walk (pid $unkillable_ring) is still running"
 else
 	# Killed after 1 s, well inside a walk of the whole listing (above).
 	kill_walk "SIGKILL ends an lseek 2^50 bytes into /proc/seqring while a writer pushes batches" \
-		"$T/k3" "$PROC" "$PAST" || unkillable=$WALK_PID
+		"$T/k3" "$PROC" "$PAST" || unkillable_ring=$WALK_PID
 fi
 stop_pid "$wpid"
-diag "$(cat "$T/w")"
+diag "the writer pushed $(($(attr total) - n)) readings meanwhile $(cat "$T/w")"
 
 # /dev/seqring is closed now (an open one would make rmmod refuse).
 # Without a walk rmmod takes milliseconds; if it waited for the walk it
 # would take most of the ${full_ms} ms the walk takes.
-if [ -n "$unkillable" ]; then
+if [ -n "$unkillable_ring" ]; then
 	not_ok "rmmod seqring during a walk of the whole listing returns within 5 s" \
-		"not run: an unkillable walk (pid $unkillable) is still running"
+		"not run: an unkillable_ring walk (pid $unkillable_ring) is still running"
 	not_ok "... and the walk ends within 5 s" "not run"
 elif [ "${full_ms:-0}" -lt 3000 ]; then
 	skip "rmmod seqring during a walk of the whole listing returns within 5 s" \
