@@ -931,9 +931,10 @@ static int cmd_contention(void)
 		die("the ring is empty (run fill)");
 	read_pass(PROC_PATH, LISTING_BUF, 0, &size, NULL);
 	deep = (off_t)(size / 10 * 9);
-	printf("# %llu readings held (%llu bytes), up to %d pushes timed per block (%.1f s); deep pread() at %lld\n",
-	       (unsigned long long)st.count, size, samples, max_ns / 1e9,
-	       (long long)deep);
+	printf("# %llu readings held (%llu bytes), deep pread() at %lld\n",
+	       (unsigned long long)st.count, size, (long long)deep);
+	printf("# up to %d pushes timed per block (%.1f s)\n", samples,
+	       max_ns / 1e9);
 	pin_to_cpu0();
 
 	fd = xopen(DEV_PATH, O_RDWR);

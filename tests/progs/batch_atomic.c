@@ -228,20 +228,24 @@ static void check_listing(bool quiet)
 		}
 		if (have && ch == cur_ch) {
 			if ((unsigned long long)val != last + 1)
-				tally_bad(&t_gaps, "listing %llu: batch %llu has value %lld after %llu",
+				tally_bad(&t_gaps,
+					  "listing %llu: batch %llu has value %lld after %llu",
 					  listings, ch, val, last);
 			last = (unsigned long long)val;
 			continue;
 		}
 		if (have && quiet && (first != 0 || last != batch - 1))
-			tally_bad(&t_whole, "listing %llu: batch %llu shows values %llu..%llu of 0..%llu",
+			tally_bad(&t_whole,
+				  "listing %llu: batch %llu shows values %llu..%llu of 0..%llu",
 				  listings, cur_ch, first, last, batch - 1);
 		have = true;
 		cur_ch = ch;
-		first = last = (unsigned long long)val;
+		first = (unsigned long long)val;
+		last = first;
 	}
 	if (have && quiet && (first != 0 || last != batch - 1))
-		tally_bad(&t_whole, "listing %llu: its last batch %llu shows values %llu..%llu of 0..%llu",
+		tally_bad(&t_whole,
+			  "listing %llu: its last batch %llu shows values %llu..%llu of 0..%llu",
 			  listings, cur_ch, first, last, batch - 1);
 }
 
