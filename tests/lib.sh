@@ -399,11 +399,12 @@ stop_pid() {
 	return 0
 }
 
-# wait_gone PID SECS: wait up to SECS seconds (in tenths) for process PID to
-# end, and reap it. Returns 0 if it ended, 1 if it is still running.
+# wait_gone PID SECS [TENTHS]: wait up to SECS seconds (or, with a third
+# argument, TENTHS tenths of a second) for process PID to end, and reap it.
+# Returns 0 if it ended, 1 if it is still running.
 wait_gone() {
 	_wg_i=0
-	while [ "$_wg_i" -lt $(($2 * 10)) ]; do
+	while [ "$_wg_i" -lt "${3:-$(($2 * 10))}" ]; do
 		if ! kill -0 "$1" 2>/dev/null; then
 			wait "$1" 2>/dev/null
 			return 0
