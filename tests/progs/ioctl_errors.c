@@ -58,7 +58,8 @@
  * outside that range, so it stays unknown whatever later versions add.
  */
 #define IOC_UNKNOWN_NR	_IO(MAGIC, 0x10)
-#define IOC_OTHER_MAGIC	_IOC(_IOC_WRITE, MAGIC - 1, 0x01, RSZ)
+/* 0xB8, the magic before 0xB9: old binaries must get ENOTTY. */
+#define IOC_OTHER_MAGIC	_IOC(_IOC_WRITE, 0xB8, 0x01, RSZ)
 
 static const char *dev_path = "/dev/seqring";
 static bool fresh;
