@@ -253,3 +253,26 @@ sign: modules
 		echo "  SIGN    $$m"; \
 		$(SIGN_FILE) $(SIGN_HASH) $(KEY) $(or $(CERT),$(KEY)) $$m || exit 1; \
 	done
+
+# --- Debian packages ------------------------------------------------------------
+# Builds, from a copy of the tree's files (tracked and new, not ignored, so
+# no build products), seqring-dkms_VERSION_all.deb and
+# seqring-tools_VERSION_ARCH.deb (plus the source package) into build/deb/,
+# then runs lintian on them: any error or warning fails the target
+# (debian/*.lintian-overrides hold the accepted ones, with reasons).
+DEB_OUT := build/deb
+DEB_SRC := $(DEB_OUT)/src/seqring-$(VERSION)
+
+deb:
+	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null || \
+		apt-get install -y --no-install-recommends debhelper dh-dkms \
+			lintian dpkg-dev build-essential
+	rm -rf $(DEB_OUT)
+	mkdir -p $(DEB_SRC)
+	git ls-files -z --cached --others --exclude-standard | \
+		xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] || continue; \
+			cp -P --parents -- "$$f" $(DEB_SRC)/ || exit 1; done' sh
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
+	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/
+	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(VERSION)_*.changes
+	@ls -1 $(DEB_OUT)/*.deb
