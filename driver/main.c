@@ -98,3 +98,4 @@ module_exit(seqring_exit);
 
 MODULE_DESCRIPTION("Ring of timestamped readings shown through seq_file");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SEQRING_VERSION);

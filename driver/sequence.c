@@ -95,3 +95,4 @@ module_exit(sequence_exit);
 
 MODULE_DESCRIPTION("Endless seekable /proc/sequence, a seq_file example");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SEQRING_VERSION);
