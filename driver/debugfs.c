@@ -24,9 +24,9 @@ static int seqring_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "cleared: %llu\n", st.cleared);
 	seq_printf(m, "oldest_seq: %llu\n", st.oldest_seq);
 	seq_printf(m, "newest_seq: %llu\n", st.newest_seq);
-	seq_printf(m, "record_size: %zu\n", sizeof(struct seqring_reading));
+	seq_printf(m, "record_size: %zu\n", sizeof(struct seqring_slot));
 	seq_printf(m, "ring_bytes: %llu\n",
-		   st.capacity * sizeof(struct seqring_reading));
+		   st.capacity * sizeof(struct seqring_slot));
 	seq_printf(m, "clients: %u\n", seqring_chardev_nr_clients(sr));
 	return 0;
 }

@@ -351,10 +351,21 @@ int seqring_ring_push_one(struct seqring_ring *ring,
 	mutex_lock(&ring->write_lock);
 	slots = seqring_ring_slots(ring);
 	seq = ring->next_seq;
-	if (seq - ring->oldest_seq >= slots->capacity)
-		seqring_ring_drop_to(ring, seq + 1 - slots->capacity);
+	/*
+	 * One stats section around the whole push: copying one reading is
+	 * short enough to do with preemption off, and saves a second one.
+	 */
+	write_seqcount_begin(&ring->stats_seq);
+	if (seq - ring->oldest_seq >= slots->capacity) {
+		ring->dropped++;
+		WRITE_ONCE(ring->oldest_seq, seq + 1 - slots->capacity);
+		/* As in seqring_ring_drop_to(). */
+		smp_wmb();
+	}
 	seqring_ring_store(ring, slots, r, seq);
-	seqring_ring_publish(ring, slots, seq + 1);
+	/* As in seqring_ring_publish(). */
+	smp_store_release(&ring->next_seq, seq + 1);
+	write_seqcount_end(&ring->stats_seq);
 	mutex_unlock(&ring->write_lock);
 	seqring_ring_wake(ring);
 	return 0;

@@ -64,11 +64,11 @@ else
 	not_ok "capacity=1: rmmod works" "not loaded"
 fi
 
-# The largest ring takes 16M readings of record_size (debugfs; 40 if it
+# The largest ring takes 16M readings of record_size (debugfs; 48 if it
 # could not be read) bytes each: only try it when the VM has that memory and
 # 64 MiB to spare, and say so otherwise.
 avail=$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo)
-need=$((16777216 * ${record_size:-40} / 1024 + 65536))
+need=$((16777216 * ${record_size:-48} / 1024 + 65536))
 diag "capacity=16777216 needs about $need kB, the VM has ${avail:-?} kB available"
 if [ "${avail:-0}" -ge "$need" ]; then
 	if load_seqring capacity=16777216; then
