@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Labels in the listing: space, tab, newline and backslash come out as octal
-# escapes (\040 \011 \012 \134), so every reading stays one line of five
-# fields; other bytes pass through unchanged; an empty label prints "-".
+# Labels in the listing: space, control characters, DEL, bytes from 0x80
+# and backslash come out as octal escapes (\040 \011 \012 \303 \134), so
+# every reading stays one line of five fields; printable ASCII passes
+# through; an empty label prints "-".
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -39,8 +40,8 @@ label_is '\\\\\\\\\\\\\\\' \
 	'\134\134\134\134\134\134\134\134\134\134\134\134\134\134\134' \
 	"15 backslashes become 60 bytes of escapes"
 label_is 'x=1,y:2#%"' 'x=1,y:2#%"' "other printable characters pass through"
-label_is "$(printf 'caf\303\251')" "$(printf 'caf\303\251')" \
-	"bytes outside the escape set (UTF-8) pass through"
+label_is "$(printf 'caf\303\251')" 'caf\303\251' \
+	"bytes from 0x80 (UTF-8) are escaped"
 
 is "$n" "$(listing | wc -l)" "$n labelled pushes give $n listing lines"
 is 0 "$(listing | awk 'NF != 5' | wc -l)" "every line still has exactly 5 fields"
