@@ -45,8 +45,6 @@ static ssize_t capacity_store(struct device *dev,
 	ret = kstrtou32(buf, 10, &capacity);
 	if (ret)
 		return ret;
-	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
-		return -EINVAL;
 	ret = seqring_ring_resize(&dev_to_seqring(dev)->ring, capacity);
 	return ret ? ret : len;
 }
