@@ -47,6 +47,6 @@ plan $(( (1 + 2 * 4 + 1 + 0 + 2 + 2) + (1 + 2 * 4 + 1 + 1 + 2 + 2) +
 run "all fit" 32768 -a -w 2 -c 2 -n 10000 -l 1 -t 35
 run "resize, all fit" 20001 -a -w 2 -c 2 -n 10000 -l 1 \
 	-s 32768,20001,65536,24000 -t 35
-run "resize down and up" 64 -w 3 -c 3 -n 10000 -l 1 \
+run "resize down and up" 64 -w 3 -c 3 -n 30000 -l 1 \
 	-s 16,4096,1,64,1024,7,256 -t 35
 done_testing

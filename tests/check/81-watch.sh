@@ -25,6 +25,7 @@ watch_bg() {
 	_out=$1
 	_err=$2
 	shift 2
+	: >"$_out"
 	"$CTL" watch "$@" >"$_out" 2>"$_err" &
 	WATCH_PID=$!
 	_tap_pids="$_tap_pids $WATCH_PID"
@@ -51,20 +52,24 @@ asleep() {
 	return 1
 }
 
-# wait_exit PID: its exit status, waiting at most 10 s (then 124).
+# wait_exit PID: set WAIT_RC to its exit status, waiting at most 10 s
+# (then kill it: 124). Not in a subshell: only this shell can reap it, and
+# until then kill -0 finds it, a zombie.
 wait_exit() {
 	_i=0
-	while kill -0 "$1" 2>/dev/null && [ $_i -lt 100 ]; do
+	while [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ] &&
+	      kill -0 "$1" 2>/dev/null && [ $_i -lt 100 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	if kill -0 "$1" 2>/dev/null; then
+	if [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ] &&
+	   kill -0 "$1" 2>/dev/null; then
 		stop_pid "$1"
-		echo 124
+		WAIT_RC=124
 		return
 	fi
 	wait "$1"
-	echo $?
+	WAIT_RC=$?
 }
 
 check_load "load seqring.ko capacity=8" capacity=8
@@ -102,14 +107,16 @@ like "$(head -n 1 "$T/j")" \
 watch_bg "$T/n" "$T/ne" --new -n 1
 asleep "$WATCH_PID" || diag "watch --new is not asleep"
 "$CTL" push 60
-is 0 "$(wait_exit "$WATCH_PID")" "watch --new -n 1 exits 0 after the next push"
+wait_exit "$WATCH_PID"
+is 0 "$WAIT_RC" "watch --new -n 1 exits 0 after the next push"
 like "$(cat "$T/n")" '^6 [0-9]+ 0 60 -$' "... and printed only that reading"
 
 watch_bg "$T/i" "$T/ie"
 wait_lines "$T/i" 6 || diag "watch printed $(wc -l <"$T/i") lines, not 6"
 asleep "$WATCH_PID" || diag "watch is not asleep"
 kill -INT "$WATCH_PID"
-is 0 "$(wait_exit "$WATCH_PID")" "SIGINT ends watch with status 0"
+wait_exit "$WATCH_PID"
+is 0 "$WAIT_RC" "SIGINT ends watch with status 0"
 is "6 " "$(wc -l <"$T/i") $(cat "$T/ie")" "... after printing the six readings held, nothing on stderr"
 
 # Fall behind: stop the watcher, overwrite 12 readings it had not read.
@@ -121,7 +128,8 @@ kill -STOP "$WATCH_PID"
 kill -CONT "$WATCH_PID"
 wait_lines "$T/b" 14 || diag "watch printed $(wc -l <"$T/b") lines, not 14"
 kill -INT "$WATCH_PID"
-is 0 "$(wait_exit "$WATCH_PID")" "a watch that fell behind goes on and ends with status 0"
+wait_exit "$WATCH_PID"
+is 0 "$WAIT_RC" "a watch that fell behind goes on and ends with status 0"
 like "$(cat "$T/be")" '^seqringctl: /dev/seqring: fell behind, 12 readings missed$' \
 	"... and says on stderr how many readings it missed (12)"
 is "19 26" "$(sed -n 7p "$T/b" | cut -d ' ' -f 1) $(tail -n 1 "$T/b" | cut -d ' ' -f 1)" \
