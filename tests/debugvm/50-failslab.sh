@@ -48,8 +48,8 @@
 #   sysfs.c     sysfs buffer (kernfs)                   open + read of
 #                                                       /sys/class/misc/
 #                                                       seqring/count
-#   chardev.c   the new ring of SET_CAPACITY, kmalloc   SET_CAPACITY 20
-#   chardev.c   the new ring of SET_CAPACITY, vmalloc   SET_CAPACITY 2000
+#   ring.c      kzalloc(slots) of a resize              SET_CAPACITY 20
+#   ring.c      vmalloc(slots) of a resize              SET_CAPACITY 2000
 #   sysfs.c     the same, through sysfs capacity        write "2000"
 #   sequence.c  proc_create()                           load sequence.ko
 #   PUSH, GET_STATS and CLEAR allocate nothing; they run once each with
