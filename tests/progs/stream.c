@@ -216,7 +216,7 @@ static void set_capacity(__u32 cap)
 
 static short poll_now(int fd)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLPRI };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLRDNORM | POLLPRI };
 
 	if (poll(&pfd, 1, 0) < 0)
 		tap_bail("poll: %s", errname(errno));
@@ -309,7 +309,7 @@ static void child_start(struct child *c, int fd, enum child_op op)
 	sigaction(SIGUSR1, &sa, NULL);
 	if (op == OP_POLL) {
 		pfd.fd = fd;
-		pfd.events = POLLIN | POLLPRI;
+		pfd.events = POLLIN | POLLRDNORM | POLLPRI;
 		pfd.revents = 0;
 		res.ret = poll(&pfd, 1, -1) < 0 ? -errno : pfd.revents;
 	} else {
@@ -672,7 +672,7 @@ static void test_overrun_resume(void)
 	int fd = overrun_reader(5, &first);
 
 	read_recs(fd, rec, ARRAY_SIZE(rec));
-	expect_recs(fd, 8, first + 5, 6,
+	expect_recs(fd, capacity > 64 ? 64 : (int)capacity, first + 5, 6,
 		    "overrun: the read after EPIPE resumes at the oldest held");
 	close(fd);
 }

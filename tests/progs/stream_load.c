@@ -86,7 +86,7 @@ static unsigned int seconds = 60;
 
 static void reading_of(struct seqring_reading *r, __u32 channel, __s64 value)
 {
-	char label[48];
+	char label[48] = "";
 
 	memset(r, 0, sizeof(*r));
 	r->channel = channel;
@@ -94,6 +94,7 @@ static void reading_of(struct seqring_reading *r, __u32 channel, __s64 value)
 	r->timestamp_ns = (__u64)channel * 1000000000000ULL + (__u64)value;
 	/* At most "c8v1000000000": -n is at most 10^9. */
 	snprintf(label, sizeof(label), "c%uv%lld", channel, (long long)value);
+	/* Zeroes after the NUL, as the driver stores a label. */
 	memcpy(r->label, label, sizeof(r->label) - 1);
 }
 
