@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -37,6 +38,12 @@
  * @batch_lock: protects @batch_buf and @batch_cap
  * @batch_buf: copy of the last batch pushed, NULL until the first
  * @batch_cap: readings @batch_buf can hold
+ * @read_lock: protects @cursor; held by read() from start to end
+ * @cursor: sequence number of the next reading read() returns
+ * @wakeup: readings unread that end a wait in read() or poll()
+ *
+ * @cursor is also read without @read_lock, by poll(): a stale value only
+ * makes poll() report the state of a moment before.
  */
 struct seqring_client {
 	struct list_head node;
@@ -48,6 +55,9 @@ struct seqring_client {
 	struct mutex batch_lock;	/* protects batch_buf, batch_cap */
 	struct seqring_reading *batch_buf;
 	unsigned int batch_cap;
+	struct mutex read_lock;		/* protects cursor */
+	u64 cursor;
+	u32 wakeup;
 };
 
 static int seqring_open(struct inode *inode, struct file *file)
@@ -56,6 +66,7 @@ static int seqring_open(struct inode *inode, struct file *file)
 	struct seqring *sr = container_of(file->private_data, struct seqring,
 					  misc);
 	struct seqring_client *client;
+	u64 next;
 
 	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
@@ -67,13 +78,23 @@ static int seqring_open(struct inode *inode, struct file *file)
 	get_task_comm(client->comm, current);
 	atomic64_set(&client->pushed, 0);
 	mutex_init(&client->batch_lock);
+	mutex_init(&client->read_lock);
+	/* A new reader starts at the oldest reading held. */
+	next = seqring_ring_next_seq(&sr->ring);
+	client->cursor = min(next, seqring_ring_oldest_seq(&sr->ring));
+	client->wakeup = 1;
 
 	mutex_lock(&sr->clients_lock);
 	list_add_tail(&client->node, &sr->clients);
 	mutex_unlock(&sr->clients_lock);
 
 	file->private_data = client;
-	return nonseekable_open(inode, file);
+	/*
+	 * Seekable, but only to either end (seqring_llseek()); a position
+	 * given with the read would mean nothing, so pread() is ESPIPE.
+	 */
+	file->f_mode &= ~(FMODE_PREAD | FMODE_PWRITE);
+	return 0;
 }
 
 static int seqring_release(struct inode *inode, struct file *file)
@@ -87,6 +108,7 @@ static int seqring_release(struct inode *inode, struct file *file)
 
 	put_pid(client->pid);
 	kvfree(client->batch_buf);
+	mutex_destroy(&client->read_lock);
 	mutex_destroy(&client->batch_lock);
 	kfree(client);
 	return 0;
@@ -236,6 +258,201 @@ static long seqring_ioctl_get_stats(struct seqring *sr, void __user *argp)
 	return 0;
 }
 
+/*
+ * The stream: each open file reads the readings from its own cursor, a
+ * sequence number, as /dev/kmsg does. The ring knows nothing of readers:
+ * a push never waits for one, and a reader that fell behind (its cursor
+ * below the oldest reading held) finds out by comparing sequence numbers,
+ * gets -EPIPE once and goes on from the oldest reading held. The cursor
+ * never passes the next sequence number, so a cursor below the oldest
+ * means readings it had not read are gone, and only that.
+ */
+
+/*
+ * Where @cursor stands: false if readings it had not read are gone, else
+ * true with the number of readings it has not read in *@unread. Lockless;
+ * the next sequence number is read before the oldest, as ring.c asks.
+ */
+static bool seqring_cursor_state(struct seqring_ring *ring, u64 cursor,
+				 u64 *unread)
+{
+	u64 next = seqring_ring_next_seq(ring);
+
+	if (cursor < seqring_ring_oldest_seq(ring))
+		return false;
+	*unread = next > cursor ? next - cursor : 0;
+	return true;
+}
+
+/*
+ * Is there something for a reader of @client that waits for its wake-up
+ * threshold: readings gone, or enough unread? The threshold counts as at
+ * most the capacity, which a resize may have brought below it: a fuller
+ * ring than that cannot be.
+ */
+static bool seqring_client_ready(struct seqring_client *client)
+{
+	struct seqring_ring *ring = &client->sr->ring;
+	u64 unread;
+	u32 wakeup;
+
+	if (!seqring_cursor_state(ring, READ_ONCE(client->cursor), &unread))
+		return true;
+	wakeup = min(READ_ONCE(client->wakeup), seqring_ring_capacity(ring));
+	return unread >= wakeup;
+}
+
+/*
+ * Copy records from the cursor on into @buf, as many as fit; read_lock
+ * held. Returns the bytes copied; 0 if nothing is unread; -EPIPE if
+ * readings the cursor had not reached are gone (the cursor then moves to
+ * the oldest reading held, for the next read()); -EFAULT if not even one
+ * record could be copied (the cursor stays before the records not copied).
+ */
+static ssize_t seqring_read_records(struct seqring_client *client,
+				    char __user *buf, size_t count)
+{
+	struct seqring_ring *ring = &client->sr->ring;
+	struct seqring_record rec;
+	size_t done = 0;
+
+	while (count - done >= sizeof(rec)) {
+		if (!seqring_ring_copy(ring, client->cursor, &rec))
+			break;
+		if (rec.seq != client->cursor) {
+			/* Gone before we got to it; after records, stop there. */
+			if (done)
+				break;
+			WRITE_ONCE(client->cursor, rec.seq);
+			return -EPIPE;
+		}
+		if (copy_to_user(buf + done, &rec, sizeof(rec)))
+			return done ? done : -EFAULT;
+		WRITE_ONCE(client->cursor, rec.seq + 1);
+		done += sizeof(rec);
+		cond_resched();
+	}
+	/* Nothing left to copy: gone (CLEAR, or all overwritten), or none yet? */
+	if (!done && client->cursor < seqring_ring_oldest_seq(ring)) {
+		WRITE_ONCE(client->cursor, seqring_ring_oldest_seq(ring));
+		return -EPIPE;
+	}
+	return done;
+}
+
+/*
+ * Whole records from the cursor on. A blocking read waits until the
+ * file's wake-up threshold of readings is unread (or it fell behind); an
+ * O_NONBLOCK one returns whatever is unread, or -EAGAIN.
+ */
+static ssize_t seqring_read(struct file *file, char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	struct seqring_client *client = file->private_data;
+	bool nonblock = file->f_flags & O_NONBLOCK;
+	ssize_t ret;
+
+	if (count < sizeof(struct seqring_record))
+		return -EINVAL;
+
+	ret = mutex_lock_interruptible(&client->read_lock);
+	if (ret)
+		return ret;
+	for (;;) {
+		if (!nonblock) {
+			ret = wait_event_interruptible(client->sr->ring.wait,
+						       seqring_client_ready(client));
+			if (ret)
+				break;
+		}
+		ret = seqring_read_records(client, buf, count);
+		if (ret)
+			break;
+		if (nonblock) {
+			ret = -EAGAIN;
+			break;
+		}
+	}
+	mutex_unlock(&client->read_lock);
+	return ret;
+}
+
+static __poll_t seqring_poll(struct file *file, poll_table *wait)
+{
+	struct seqring_client *client = file->private_data;
+	struct seqring_ring *ring = &client->sr->ring;
+	__poll_t mask = 0;
+	u64 unread;
+
+	/* Pushes never block. */
+	if (file->f_mode & FMODE_WRITE)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	if (!(file->f_mode & FMODE_READ))
+		return mask;
+
+	poll_wait(file, &ring->wait, wait);
+	if (!seqring_cursor_state(ring, READ_ONCE(client->cursor), &unread))
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLPRI;
+	else if (seqring_client_ready(client))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
+}
+
+/*
+ * Only the two ends: SEEK_SET 0 is the oldest reading held, SEEK_END 0 the
+ * next one pushed; either forgets that the file fell behind. The file
+ * position itself stays 0.
+ */
+static loff_t seqring_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct seqring_client *client = file->private_data;
+	struct seqring_ring *ring = &client->sr->ring;
+	u64 next;
+	int ret;
+
+	if (offset || (whence != SEEK_SET && whence != SEEK_END))
+		return -EINVAL;
+
+	ret = mutex_lock_interruptible(&client->read_lock);
+	if (ret)
+		return ret;
+	next = seqring_ring_next_seq(ring);
+	if (whence == SEEK_SET)
+		next = min(next, seqring_ring_oldest_seq(ring));
+	WRITE_ONCE(client->cursor, next);
+	mutex_unlock(&client->read_lock);
+	return 0;
+}
+
+static long seqring_ioctl_set_wakeup(struct seqring_client *client,
+				     const u32 __user *argp)
+{
+	struct seqring_ring *ring = &client->sr->ring;
+	u32 n;
+
+	if (get_user(n, argp))
+		return -EFAULT;
+	if (!n || n > seqring_ring_capacity(ring))
+		return -EINVAL;
+	WRITE_ONCE(client->wakeup, n);
+	/* A lower threshold may be met already: let a waiter look again. */
+	wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+	return 0;
+}
+
+static long seqring_ioctl_set_capacity(struct seqring *sr,
+				       const u32 __user *argp)
+{
+	u32 n;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (get_user(n, argp))
+		return -EFAULT;
+	/* -EINVAL for 0 or above the maximum, -ENOMEM: the ring untouched. */
+	return seqring_ring_resize(&sr->ring, n);
+}
+
 static long seqring_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -259,6 +476,10 @@ static long seqring_ioctl(struct file *file, unsigned int cmd,
 		if (!writable && !capable(CAP_SYS_ADMIN))
 			return -EPERM;
 		return seqring_ring_clear(&client->sr->ring);
+	case SEQRING_IOC_SET_WAKEUP:
+		return seqring_ioctl_set_wakeup(client, argp);
+	case SEQRING_IOC_SET_CAPACITY:
+		return seqring_ioctl_set_capacity(client->sr, argp);
 	default:
 		return -ENOTTY;
 	}
@@ -268,6 +489,9 @@ static const struct file_operations seqring_fops = {
 	.owner		= THIS_MODULE,
 	.open		= seqring_open,
 	.release	= seqring_release,
+	.read		= seqring_read,
+	.poll		= seqring_poll,
+	.llseek		= seqring_llseek,
 	.unlocked_ioctl	= seqring_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

@@ -496,6 +496,25 @@ void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_stats);
 
 /**
+ * seqring_ring_capacity - the number of readings the ring holds
+ * @ring: the ring
+ *
+ * Lockless; a resize may change it as soon as it is returned.
+ *
+ * Return: the capacity.
+ */
+u32 seqring_ring_capacity(struct seqring_ring *ring)
+{
+	u32 capacity;
+
+	rcu_read_lock();
+	capacity = rcu_dereference(ring->slots)->capacity;
+	rcu_read_unlock();
+	return capacity;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_capacity);
+
+/**
  * seqring_ring_next_seq - the sequence number the next push will get
  * @ring: the ring
  *

@@ -128,6 +128,7 @@ int seqring_ring_push_one(struct seqring_ring *ring,
 int seqring_ring_clear(struct seqring_ring *ring);
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st);
+u32 seqring_ring_capacity(struct seqring_ring *ring);
 u64 seqring_ring_next_seq(struct seqring_ring *ring);
 u64 seqring_ring_oldest_seq(struct seqring_ring *ring);
 bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,

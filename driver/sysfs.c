@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqring - read-only counters in /sys/class/misc/seqring/
+ * seqring - counters in /sys/class/misc/seqring/, and the capacity, which
+ * root may also write to resize the ring
  */
 
+#include <linux/capability.h>
 #include <linux/device.h>
+#include <linux/kernel.h>
 #include <linux/sysfs.h>
 
 #include "seqring.h"
@@ -28,7 +31,24 @@ static ssize_t field##_show(struct device *dev,				\
 }
 
 SEQRING_STAT_SHOW(capacity)
-static DEVICE_ATTR_RO(capacity);
+
+/* The same rules as SEQRING_IOC_SET_CAPACITY, for scripts. */
+static ssize_t capacity_store(struct device *dev,
+			      struct device_attribute *attr, const char *buf,
+			      size_t len)
+{
+	u32 capacity;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou32(buf, 10, &capacity);
+	if (ret)
+		return ret;
+	ret = seqring_ring_resize(&dev_to_seqring(dev)->ring, capacity);
+	return ret ? ret : len;
+}
+static DEVICE_ATTR_RW(capacity);
 SEQRING_STAT_SHOW(count)
 static DEVICE_ATTR_RO(count);
 SEQRING_STAT_SHOW(total)

@@ -153,3 +153,13 @@ int seqring_clear(int fd)
 {
 	return seqring_ioctl(fd, SEQRING_IOC_CLEAR, NULL);
 }
+
+int seqring_set_capacity(int fd, __u32 capacity)
+{
+	return seqring_ioctl(fd, SEQRING_IOC_SET_CAPACITY, &capacity);
+}
+
+int seqring_set_wakeup(int fd, __u32 readings)
+{
+	return seqring_ioctl(fd, SEQRING_IOC_SET_WAKEUP, &readings);
+}

@@ -47,5 +47,7 @@ int seqring_push_batch(int fd, const struct seqring_reading *readings,
 
 int seqring_get_stats(int fd, struct seqring_stats *stats);
 int seqring_clear(int fd);
+int seqring_set_capacity(int fd, __u32 capacity);
+int seqring_set_wakeup(int fd, __u32 readings);
 
 #endif /* _SEQRING_UTILS_H_ */

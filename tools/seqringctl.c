@@ -7,16 +7,23 @@
  *	seqringctl [-d DEVICE] feed [-b BATCH] [-c CHANNEL] [-v] < FILE
  *	seqringctl [-d DEVICE] stats [--json | --format=FORMAT]
  *	seqringctl [-d DEVICE] clear
+ *	seqringctl [-d DEVICE] watch [--json] [-n COUNT] [--new]
+ *	seqringctl [-d DEVICE] capacity [N]
  *	seqringctl --version
  *
  * Exit status: 0 on success, 1 if something failed at run time, 2 for a
  * usage error (nothing is sent to the device then). See seqringctl(8).
  */
 
+/* ppoll() */
+#define _GNU_SOURCE
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -623,6 +630,349 @@ static int cmd_clear(const struct command *cmd, const char *device,
 	return EXIT_SUCCESS;
 }
 
+/*
+ * --- watch: follow the stream of readings ---------------------------------
+ */
+
+/* Records per read(): 12 KiB, a few hundred lines of output per flush. */
+#define WATCH_RECORDS		256
+
+#define RANGE_CAPACITY		"1..16777216"
+
+/*
+ * Not volatile: SIGINT is delivered only inside ppoll() (watch_wait()), a
+ * call the compiler cannot see through, so the flag is read afresh after
+ * every call.
+ */
+static sig_atomic_t watch_interrupted;
+
+static void watch_on_sigint(int sig)
+{
+	(void)sig;
+	watch_interrupted = 1;
+}
+
+/*
+ * The listing's escaping, so that watch output and /proc/seqring can be
+ * compared line for line: a label is one word of printable ASCII, with
+ * every byte that could split or hide a field (controls, space, DEL,
+ * non-ASCII) and the backslash written as \ooo. "-" stands for the empty
+ * label, so a label that is "-" itself is written \055.
+ */
+static void watch_print_label(const char *label)
+{
+	const unsigned char *p = (const unsigned char *)label;
+	size_t len = strnlen(label, SEQRING_LABEL_LEN);
+	size_t i;
+
+	if (!len) {
+		putchar('-');
+		return;
+	}
+	if (len == 1 && p[0] == '-') {
+		fputs("\\055", stdout);
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == '\\')
+			printf("\\%03o", p[i]);
+		else
+			putchar(p[i]);
+	}
+}
+
+/*
+ * A JSON string must be valid UTF-8 and a label is any bytes: every byte
+ * outside printable ASCII is written as \u00XX, the code point of the
+ * same number, so the output is valid JSON and the bytes can be recovered.
+ */
+static void watch_print_label_json(const char *label)
+{
+	const unsigned char *p = (const unsigned char *)label;
+	size_t len = strnlen(label, SEQRING_LABEL_LEN);
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		if (p[i] == '"' || p[i] == '\\')
+			printf("\\%c", p[i]);
+		else if (p[i] < ' ' || p[i] >= 0x7f)
+			printf("\\u%04x", p[i]);
+		else
+			putchar(p[i]);
+	}
+	putchar('"');
+}
+
+static void watch_print(const struct seqring_record *rec, bool json)
+{
+	const struct seqring_reading *r = &rec->reading;
+
+	if (json) {
+		printf("{\"seq\": %llu, \"timestamp_ns\": %llu, ",
+		       (unsigned long long)rec->seq,
+		       (unsigned long long)r->timestamp_ns);
+		printf("\"channel\": %u, \"value\": %lld, \"label\": ",
+		       r->channel, (long long)r->value);
+		watch_print_label_json(r->label);
+		fputs("}\n", stdout);
+	} else {
+		printf("%llu %llu %u %lld ", (unsigned long long)rec->seq,
+		       (unsigned long long)r->timestamp_ns, r->channel,
+		       (long long)r->value);
+		watch_print_label(r->label);
+		putchar('\n');
+	}
+}
+
+struct watch_state {
+	const char *device;
+	int fd;
+	bool json;
+	__u64 limit;		/* readings to show; 0: no limit */
+	__u64 shown;
+	__u64 next_seq;		/* sequence number expected next */
+	bool behind;		/* read() said -EPIPE; next_seq is stale */
+};
+
+/*
+ * After -EPIPE the driver resumes at the oldest reading it holds; the gap
+ * between that reading and the one expected is what was missed.
+ */
+static void watch_record(struct watch_state *st,
+			 const struct seqring_record *rec)
+{
+	if (st->behind) {
+		if (rec->seq > st->next_seq)
+			fprintf(stderr,
+				"seqringctl: %s: fell behind, %llu readings missed\n",
+				st->device,
+				(unsigned long long)(rec->seq - st->next_seq));
+		else
+			fprintf(stderr,
+				"seqringctl: %s: fell behind, readings missed\n",
+				st->device);
+		st->behind = false;
+	}
+	watch_print(rec, st->json);
+	st->next_seq = rec->seq + 1;
+	st->shown++;
+}
+
+/*
+ * Sequence number of the first reading this open file will read, for the
+ * count of readings missed if the first read() already says -EPIPE. The
+ * stats come after open() (or lseek()), so a reading overwritten in between
+ * is not counted: the count errs low, never high.
+ */
+static int watch_first_seq(struct watch_state *st, bool new_only)
+{
+	struct seqring_stats s;
+	int ret;
+
+	ret = seqring_get_stats(st->fd, &s);
+	if (ret)
+		return device_error(st->device, "cannot read stats", ret);
+	st->next_seq = (s.count && !new_only) ? s.oldest_seq : s.total + 1;
+	return 0;
+}
+
+/*
+ * Wait for readings with SIGINT blocked except inside ppoll(), so that a
+ * SIGINT arriving at any moment ends the wait: a blocking read() would
+ * miss one that came just before it started.
+ */
+static int watch_wait(struct watch_state *st, const sigset_t *waitmask)
+{
+	struct pollfd pfd = { .fd = st->fd, .events = POLLIN };
+
+	if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
+		if (errno == EINTR)
+			return 0;
+		return device_error(st->device, "cannot poll", -errno);
+	}
+	if (pfd.revents & POLLNVAL)
+		return device_error(st->device, "cannot poll", -EBADF);
+	return 0;
+}
+
+static int watch_loop(struct watch_state *st, const sigset_t *waitmask)
+{
+	struct seqring_record buf[WATCH_RECORDS];
+	size_t want, i;
+	ssize_t n;
+
+	while (!watch_interrupted && (!st->limit || st->shown < st->limit)) {
+		want = ARRAY_SIZE(buf);
+		if (st->limit && st->limit - st->shown < want)
+			want = st->limit - st->shown;
+		n = read(st->fd, buf, want * sizeof(buf[0]));
+		if (n < 0) {
+			switch (errno) {
+			case EAGAIN:
+				if (watch_wait(st, waitmask))
+					return EXIT_FAILURE;
+				continue;
+			case EINTR:
+				continue;
+			case EPIPE:
+				st->behind = true;
+				continue;
+			default:
+				return device_error(st->device,
+						    "cannot read readings",
+						    -errno);
+			}
+		}
+		if (!n)
+			break;
+		if (n % sizeof(buf[0]))
+			return device_error(st->device,
+					    "read a partial record", -EIO);
+		for (i = 0; i < n / sizeof(buf[0]); i++)
+			watch_record(st, &buf[i]);
+		/* Like tail -f: each batch shows up as soon as it is read. */
+		if (fflush(stdout) || ferror(stdout))
+			break;
+	}
+	return EXIT_SUCCESS;
+}
+
+static const struct option watch_options[] = {
+	{ "json",	no_argument,		NULL,	'j' },
+	{ "count",	required_argument,	NULL,	'n' },
+	{ "new",	no_argument,		NULL,	'N' },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static int cmd_watch(const struct command *cmd, const char *device,
+		     int argc, char **argv)
+{
+	struct watch_state st = { .device = device, .fd = -1 };
+	struct sigaction sa, old_sa;
+	sigset_t block, waitmask;
+	bool new_only = false;
+	int opt, ret, status;
+
+	while ((opt = getopt_long(argc, argv, "+jn:Nh",
+				  watch_options, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			st.json = true;
+			break;
+		case 'n':
+			ret = seqring_parse_u64(optarg, &st.limit);
+			if (!ret && !st.limit)
+				ret = -ERANGE;
+			if (ret) {
+				report_number("", "count", optarg, ret,
+					      "1..18446744073709551615");
+				return usage_hint(cmd);
+			}
+			break;
+		case 'N':
+			new_only = true;
+			break;
+		case 'h':
+			return cmd_help(cmd);
+		default:
+			return usage_hint(cmd);
+		}
+	}
+	if (optind < argc)
+		return unexpected_arg(cmd, argv[optind]);
+
+	st.fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
+	if (st.fd < 0)
+		return open_error(device, st.fd);
+	if (new_only && lseek(st.fd, 0, SEEK_END) < 0) {
+		status = device_error(device, "cannot seek past the newest reading",
+				      -errno);
+		goto out_close;
+	}
+	status = watch_first_seq(&st, new_only);
+	if (status)
+		goto out_close;
+
+	/* SIGINT is delivered only inside ppoll(); see watch_wait(). */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = watch_on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);
+	sigdelset(&waitmask, SIGINT);
+	sigaction(SIGINT, &sa, &old_sa);
+
+	status = watch_loop(&st, &waitmask);
+
+	sigaction(SIGINT, &old_sa, NULL);
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+out_close:
+	close(st.fd);
+	return status;
+}
+
+/*
+ * --- capacity: show or set the size of the ring ---------------------------
+ */
+
+static const struct option capacity_options[] = {
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static int cmd_capacity(const struct command *cmd, const char *device,
+			int argc, char **argv)
+{
+	struct seqring_stats s;
+	__u32 capacity = 0;
+	int opt, fd, ret;
+
+	while ((opt = getopt_long(argc, argv, "+h",
+				  capacity_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			return cmd_help(cmd);
+		default:
+			return usage_hint(cmd);
+		}
+	}
+	if (optind < argc) {
+		ret = seqring_parse_u32(argv[optind], &capacity);
+		if (!ret && (!capacity || capacity > SEQRING_CAPACITY_MAX))
+			ret = -ERANGE;
+		if (ret) {
+			report_number("", "capacity", argv[optind], ret,
+				      RANGE_CAPACITY);
+			return usage_hint(cmd);
+		}
+		optind++;
+	}
+	if (optind < argc)
+		return unexpected_arg(cmd, argv[optind]);
+
+	/* Resizing needs CAP_SYS_ADMIN, not a writable file. */
+	fd = seqring_open(device, O_RDONLY);
+	if (fd < 0)
+		return open_error(device, fd);
+	if (capacity) {
+		ret = seqring_set_capacity(fd, capacity);
+		close(fd);
+		if (ret)
+			return device_error(device, "cannot set the capacity",
+					    ret);
+		return EXIT_SUCCESS;
+	}
+	ret = seqring_get_stats(fd, &s);
+	close(fd);
+	if (ret)
+		return device_error(device, "cannot read stats", ret);
+	printf("%llu\n", (unsigned long long)s.capacity);
+	return EXIT_SUCCESS;
+}
+
 static const struct command commands[] = {
 	{
 		.name = "push",
@@ -666,6 +1016,28 @@ static const struct command commands[] = {
 		.summary = "Discard the readings held; sequence numbers go on.",
 		.options = "",
 		.run = cmd_clear,
+	},
+	{
+		.name = "watch",
+		.synopsis = "[--json] [-n COUNT] [--new]",
+		.summary =
+		"Follow readings as they arrive, like tail -f, until SIGINT.",
+		.options =
+		"  -j, --json             one JSON object per line\n"
+		"  -n, --count=COUNT      stop after COUNT readings\n"
+		"  -N, --new              only readings pushed from now on\n"
+		"                         (default: from the oldest held)\n",
+		.run = cmd_watch,
+	},
+	{
+		.name = "capacity",
+		.synopsis = "[N]",
+		.summary =
+		"Print the capacity, or resize the ring to N readings (root).",
+		.options =
+		"  N is " RANGE_CAPACITY "; the newest readings that fit\n"
+		"  are kept.\n",
+		.run = cmd_capacity,
 	},
 };
 

@@ -29,6 +29,12 @@
  *                   looping over /proc/seqring, and with 1 process looping
  *                   pread() at 9/10 of it (pusher on CPU 0, readers on the
  *                   other CPUs; one PUSH every 25 to 75 us)
+ *   stream          readings/s from a producer (PUSH) to a consumer
+ *                   (read() of /dev/seqring) against trace_marker writes
+ *                   read from trace_pipe; wake-up latency (p50, p99) from
+ *                   a PUSH (a marker write) to a blocked read() returning;
+ *                   PUSH with a consumer following the stream against
+ *                   PUSH with none
  *   memory N BEFORE bytes per reading from the driver's debugfs stats, and
  *                   the Slab and VmallocUsed deltas from the copy BEFORE
  *                   of /proc/meminfo (taken before insmod) to now
@@ -978,6 +984,323 @@ static int cmd_contention(void)
 	return 0;
 }
 
+/* ---- stream ------------------------------------------------------------------ */
+
+/*
+ * Producer and consumer of a stream: readings pushed to /dev/seqring and
+ * read() back by another process, against the same readings written as
+ * text to trace_marker and read back from trace_pipe. The producer runs
+ * on CPU 0, the consumer on the others.
+ */
+enum stream_kind { STREAM_SEQRING, STREAM_TRACE };
+
+static const char * const stream_names[] = { "seqring_read", "trace_pipe" };
+
+#define STREAM_MAX_LAT	4096
+
+struct stream_shared {
+	unsigned long long got;		/* readings the consumer received */
+	long long t_last;		/* when it received the last of them */
+	int ready;
+	unsigned int nlat;
+	long long lat[STREAM_MAX_LAT];	/* wake-up latencies, ns */
+};
+
+static struct stream_shared *ssh;
+
+/* The value a trace_pipe line carries after "tracing_mark_write: ". */
+static long long trace_line_value(const char *line, const char *end)
+{
+	static const char tag[] = "tracing_mark_write: ";
+	const char *p = memmem(line, end - line, tag, sizeof(tag) - 1);
+
+	return p ? strtoll(p + sizeof(tag) - 1, NULL, 10) : -1;
+}
+
+/*
+ * Consumer: read until @want readings arrived. With @latency, each reading
+ * carries the CLOCK_MONOTONIC time it was produced (as its timestamp, or as
+ * the text of the marker) and the consumer stores how long it took to get
+ * it. Never returns.
+ */
+static void stream_consumer(enum stream_kind kind, unsigned long long want,
+			    bool latency)
+{
+	static char buf[65536];
+	char *p, *end, *nl;
+	long long now;
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	pin_away_from_cpu0();
+	if (kind == STREAM_SEQRING) {
+		fd = xopen(DEV_PATH, O_RDONLY);
+		if (lseek(fd, 0, SEEK_END))
+			die("lseek(SEEK_END) on %s: %s", DEV_PATH,
+			    strerror(errno));
+	} else {
+		fd = xopen(TRACING_DIR "/trace_pipe", O_RDONLY);
+	}
+	__atomic_store_n(&ssh->ready, 1, __ATOMIC_RELEASE);
+	while (ssh->got < want) {
+		n = read(fd, buf, sizeof(buf));
+		now = now_ns();
+		if (n <= 0) {
+			if (n < 0 && (errno == EINTR || errno == EPIPE))
+				continue;
+			die("read from the %s stream: %s", stream_names[kind],
+			    n ? strerror(errno) : "end of file");
+		}
+		if (kind == STREAM_SEQRING) {
+			const struct seqring_record *rec = (const void *)buf;
+
+			for (i = 0; latency && i < n / sizeof(*rec); i++)
+				if (ssh->nlat < STREAM_MAX_LAT)
+					ssh->lat[ssh->nlat++] = now -
+						rec[i].reading.timestamp_ns;
+			ssh->got += n / sizeof(*rec);
+		} else {
+			for (p = buf, end = buf + n;
+			     (nl = memchr(p, '\n', end - p)); p = nl + 1) {
+				if (latency && ssh->nlat < STREAM_MAX_LAT)
+					ssh->lat[ssh->nlat++] = now -
+						trace_line_value(p, nl);
+				ssh->got++;
+			}
+		}
+		ssh->t_last = now;
+	}
+	_exit(0);
+}
+
+/* One reading into the stream, carrying @value. */
+static void stream_produce(enum stream_kind kind, int fd, long long value)
+{
+	struct seqring_reading r;
+	char text[32];
+	int len;
+
+	if (kind == STREAM_SEQRING) {
+		fill_reading(&r, value, value);
+		if (ioctl(fd, SEQRING_IOC_PUSH, &r))
+			die("PUSH: %s", strerror(errno));
+	} else {
+		len = snprintf(text, sizeof(text), "%lld\n", value);
+		if (write(fd, text, len) != len)
+			die("write trace_marker: %s", strerror(errno));
+	}
+}
+
+static pid_t stream_start(enum stream_kind kind, unsigned long long want,
+			  bool latency)
+{
+	int fd;
+	pid_t pid;
+
+	memset(ssh, 0, sizeof(*ssh));
+	if (kind == STREAM_TRACE) {
+		/* Start from an empty trace buffer. */
+		fd = xopen(TRACING_DIR "/trace", O_WRONLY | O_TRUNC);
+		close(fd);
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid)
+		stream_consumer(kind, want, latency);
+	while (!__atomic_load_n(&ssh->ready, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	/* Let it get into its first read(). */
+	usleep(20000);
+	return pid;
+}
+
+/*
+ * Wait up to @ms for the consumer; kill it after that (trace_pipe may
+ * lose events, and then it would wait for ever).
+ */
+static void stream_stop(pid_t pid, int ms)
+{
+	int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static int stream_producer_fd(enum stream_kind kind)
+{
+	return kind == STREAM_SEQRING ? xopen(DEV_PATH, O_WRONLY) :
+		xopen(TRACING_DIR "/trace_marker", O_WRONLY);
+}
+
+/* Readings per second from the first produced to the last consumed. */
+static double stream_throughput(enum stream_kind kind, unsigned long long n)
+{
+	unsigned long long i;
+	long long t0;
+	pid_t pid;
+	int fd;
+
+	fd = stream_producer_fd(kind);
+	pid = stream_start(kind, n, false);
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		stream_produce(kind, fd, (long long)i + 1);
+	stream_stop(pid, 10000);
+	close(fd);
+	if (ssh->got < n)
+		printf("# %s: %llu of %llu readings arrived\n",
+		       stream_names[kind], ssh->got, n);
+	return ssh->got / ((ssh->t_last - t0) / 1e9);
+}
+
+/*
+ * Wake-up latency: @samples readings, each produced after a pause long
+ * enough for the consumer to be asleep in read() again. *@p50, *@p99 in ns.
+ */
+static void stream_latency(enum stream_kind kind, int samples, double *p50,
+			   double *p99)
+{
+	double v[STREAM_MAX_LAT];
+	unsigned int i;
+	pid_t pid;
+	int fd;
+
+	fd = stream_producer_fd(kind);
+	pid = stream_start(kind, samples, true);
+	for (i = 0; i < (unsigned int)samples; i++) {
+		usleep(500 + rand() % 1000);
+		stream_produce(kind, fd, now_ns());
+	}
+	stream_stop(pid, 10000);
+	close(fd);
+	for (i = 0; i < ssh->nlat; i++)
+		v[i] = ssh->lat[i];
+	if (!ssh->nlat)
+		die("%s: no reading arrived", stream_names[kind]);
+	/* Not summarize(): that takes at most MAX_ROUNDS values. */
+	qsort(v, ssh->nlat, sizeof(v[0]), cmp_double);
+	*p50 = v[ssh->nlat / 2];
+	*p99 = v[(ssh->nlat * 99 + 99) / 100 - 1];
+}
+
+/* ns per PUSH in a block of @iters. */
+static double push_block(int fd, unsigned long iters)
+{
+	struct seqring_reading r;
+	unsigned long i;
+	long long t0;
+
+	fill_reading(&r, 1, 1);
+	t0 = now_ns();
+	for (i = 0; i < iters; i++)
+		if (ioctl(fd, SEQRING_IOC_PUSH, &r))
+			die("PUSH: %s", strerror(errno));
+	return (double)(now_ns() - t0) / iters;
+}
+
+/*
+ * PUSH with a consumer that follows the stream with blocking read()s,
+ * against PUSH with that consumer stopped (SIGSTOP takes it off the wait
+ * queue: its read() is interrupted and restarted on SIGCONT).
+ */
+static void stream_push_cost(int rounds, double *alone, double *followed)
+{
+	unsigned long iters = quick ? 2000 : 5000;
+	int fd, r, k;
+	pid_t pid;
+
+	fd = xopen(DEV_PATH, O_WRONLY);
+	pid = stream_start(STREAM_SEQRING, ~0ULL, false);
+	/* Warm up, consumer running. */
+	push_block(fd, iters);
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < 2; k++) {
+			bool with = (k + r) % 2;
+
+			kill(pid, with ? SIGCONT : SIGSTOP);
+			usleep(20000);
+			if (with)
+				followed[r] = push_block(fd, iters);
+			else
+				alone[r] = push_block(fd, iters);
+		}
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fd);
+}
+
+static int cmd_stream(void)
+{
+	double rate[2][MAX_ROUNDS], p50[2][MAX_ROUNDS], p99[2][MAX_ROUNDS];
+	double alone[MAX_ROUNDS], followed[MAX_ROUNDS];
+	unsigned long long n = quick ? 5000 : 20000;
+	int rounds, lrounds, samples, nkinds, r, j, k;
+	char param[32];
+
+	ssh = mmap(NULL, sizeof(*ssh), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ssh == MAP_FAILED)
+		die("out of memory");
+	pin_to_cpu0();
+	nkinds = access(TRACING_DIR "/trace_pipe", R_OK) ? 1 : 2;
+	if (nkinds == 1)
+		printf("# no %s/trace_pipe: peer not measured\n", TRACING_DIR);
+	rounds = rounds_or(9, 3);
+	lrounds = rounds_or(5, 2);
+	samples = quick ? 200 : 500;
+
+	/* Warm up both paths. */
+	for (k = 0; k < nkinds; k++)
+		stream_throughput(k, n / 4);
+	for (r = 0; r < rounds; r++)
+		for (j = 0; j < nkinds; j++) {
+			k = (j + r) % nkinds;
+			rate[k][r] = stream_throughput(k, n);
+		}
+	for (r = 0; r < lrounds; r++)
+		for (j = 0; j < nkinds; j++) {
+			k = (j + r) % nkinds;
+			stream_latency(k, samples, &p50[k][r], &p99[k][r]);
+		}
+	stream_push_cost(rounds, alone, followed);
+
+	print_row_head();
+	snprintf(param, sizeof(param), "%llu", n);
+	for (k = 0; k < nkinds; k++) {
+		char metric[NAME_LEN];
+
+		snprintf(metric, sizeof(metric), "%s.readings_per_s",
+			 stream_names[k]);
+		record("stream", metric, param, "rec/s", rate[k], rounds);
+		snprintf(metric, sizeof(metric), "%s.wake_p50", stream_names[k]);
+		record("stream", metric, "1", "ns", p50[k], lrounds);
+		snprintf(metric, sizeof(metric), "%s.wake_p99", stream_names[k]);
+		record("stream", metric, "1", "ns", p99[k], lrounds);
+	}
+	if (nkinds == 2) {
+		record_ratio("stream", "seqring/trace_pipe.readings_per_s",
+			     param, rate[0], rate[1], rounds);
+		record_ratio("stream", "seqring/trace_pipe.wake_p50", "1",
+			     p50[0], p50[1], lrounds);
+		record_ratio("stream", "seqring/trace_pipe.wake_p99", "1",
+			     p99[0], p99[1], lrounds);
+	}
+	record("stream", "push_alone", "1", "ns", alone, rounds);
+	record("stream", "push_followed", "1", "ns", followed, rounds);
+	record_ratio("stream", "push_followed/push_alone", "1", followed,
+		     alone, rounds);
+	return 0;
+}
+
 /* ---- memory ----------------------------------------------------------------- */
 
 /* Value of "KEY: N" (or "KEY: N kB") in @path, -1 if absent. */
@@ -1237,6 +1560,11 @@ static void derive_targets(void)
 	       find_row("contention", "push_max", "2"), true, 1e6);
 	target("push_max ns, 1 deep pread reader", "pread",
 	       find_row("contention", "push_max", "pread"), true, 1e6);
+	target("stream seqring/trace_pipe readings/s", "all",
+	       find_row("stream", "seqring/trace_pipe.readings_per_s", NULL),
+	       false, 3.0);
+	target("push_followed/push_alone", "1",
+	       find_row("stream", "push_followed/push_alone", "1"), true, 1.1);
 	target("memory bytes/reading (worst)", "all",
 	       worst_row("memory", "driver_bytes_per_reading", NULL, true),
 	       true, 48);
@@ -1418,7 +1746,8 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: seqring_bench [-q] [-r ROUNDS] [-o FILE] ingest | fill N | listing N |\n"
-		"       contention | memory N MEMINFO_BEFORE | report [-c CSV] [-j JSON]\n");
+		"       contention | stream | memory N MEMINFO_BEFORE |\n"
+		"       report [-c CSV] [-j JSON]\n");
 	exit(2);
 }
 
@@ -1475,6 +1804,8 @@ int main(int argc, char **argv)
 		return cmd_listing(parse_n(argv[1]));
 	if (!strcmp(cmd, "contention") && argc == 1)
 		return cmd_contention();
+	if (!strcmp(cmd, "stream") && argc == 1)
+		return cmd_stream();
 	if (!strcmp(cmd, "memory") && argc == 3)
 		return cmd_memory(parse_n(argv[1]), argv[2]);
 	print_usage();

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # sysfs attributes /sys/class/misc/seqring/{capacity,count,total,dropped,
-# newest_seq}: read-only, one decimal number and a newline each, equal to
-# what the spec says after pushes, overwrite and CLEAR, and to GET_STATS.
+# newest_seq}: one decimal number and a newline each, equal to what the
+# spec says after pushes, overwrite and CLEAR, and to GET_STATS; all
+# read-only but capacity, which root writes to resize the ring.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 16
+plan 20
 
 ATTRS="capacity count total dropped newest_seq"
 
@@ -29,7 +30,7 @@ stats_values() {
 check_load "load seqring.ko capacity=8" capacity=8
 
 modes=$(for a in $ATTRS; do stat -c %a "$SYSFS/$a"; done | words)
-is "444 444 444 444 444" "$modes" "the attributes $ATTRS exist with mode 0444"
+is "644 444 444 444 444" "$modes" "the attributes $ATTRS exist, capacity 0644, the others 0444"
 
 bad=
 for a in $ATTRS; do
@@ -55,6 +56,14 @@ is "8 1 16 7 16" "$(sysfs_values)" "one push after CLEAR: count 1, total 16, new
 check_fails "writing an attribute fails, even as root" sh -c "echo 0 > $SYSFS/count"
 is 1 "$(attr count)" "... and leaves it unchanged"
 is "$(cat "$PARAM")" "$(attr capacity)" "sysfs capacity equals the module parameter"
+
+push 7 -b -v 20
+echo 4 >"$SYSFS/capacity"
+is "4 4 4 $(stat_get total)" "$(attr capacity) $(stat_get capacity) $(attr count) $(attr total)" \
+	"root writes 4 to capacity: the ring holds 4 (sysfs and GET_STATS), total unchanged"
+is "23 24 25 26" "$(listing_col 4)" "... and keeps the newest 4 readings"
+check_fails "writing 0 to capacity fails" sh -c "echo 0 > $SYSFS/capacity"
+check_fails "writing 16777217 to capacity fails" sh -c "echo 16777217 > $SYSFS/capacity"
 
 check_unload "rmmod seqring"
 check_fails "the attributes are gone after rmmod" test -e "$SYSFS/count"

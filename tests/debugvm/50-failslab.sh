@@ -48,6 +48,9 @@
 #   sysfs.c     sysfs buffer (kernfs)                   open + read of
 #                                                       /sys/class/misc/
 #                                                       seqring/count
+#   ring.c      kzalloc(slots) of a resize              SET_CAPACITY 20
+#   ring.c      vmalloc(slots) of a resize              SET_CAPACITY 2000
+#   sysfs.c     the same, through sysfs capacity        write "2000"
 #   sequence.c  proc_create()                           load sequence.ko
 #   PUSH, GET_STATS and CLEAR allocate nothing; they run once each with
 #   injection armed to show that.
@@ -96,7 +99,7 @@ page_points off
 
 kmsg_mark "50-failslab start"
 
-plan 25
+plan 29
 
 # leftovers: what a failed load must not leave behind.
 leftovers() {
@@ -289,6 +292,60 @@ sweep "GET_STATS" enomem_or_ok stats "$DEV"
 sweep "CLEAR" enomem_or_ok clear "$DEV"
 is $((total + 1)) "$(stat_get total)" \
 	"after the PUSH sweep, total grew by exactly its one successful PUSH"
+
+# --- resizing ---------------------------------------------------------------------
+# A failed resize leaves the old ring as it was: same capacity, counters
+# and listing; a resize that got through keeps the newest readings that fit.
+# After each sweep the capacity goes back to 1000 (no injection then).
+push 50 >/dev/null
+cat "$PROC" >"$T/before"
+"$BIN/getstats" >"$T/stats-before"
+
+# resize_result CAPACITY RESULT
+resize_result() {
+	case $2 in
+	ENOMEM)
+		[ "$(stat_get capacity)" = 1000 ] ||
+			{ echo "capacity $(stat_get capacity) after ENOMEM"; return 1; }
+		"$BIN/getstats" >"$T/stats-after"
+		cmp -s "$T/stats-before" "$T/stats-after" ||
+			{ echo "counters changed:"; cat "$T/stats-after"; return 1; }
+		cat "$PROC" >"$T/after"
+		cmp -s "$T/before" "$T/after" ||
+			{ echo "listing changed: $(cmp "$T/before" "$T/after")"; return 1; }
+		;;
+	ok)
+		[ "$(stat_get capacity)" = "$1" ] ||
+			{ echo "capacity $(stat_get capacity), expected $1"; return 1; }
+		keep=$(($(wc -l <"$T/before") - 1))
+		[ "$keep" -gt "$1" ] && keep=$1
+		head -n 1 "$T/before" >"$T/want"
+		tail -n "$keep" "$T/before" >>"$T/want"
+		cat "$PROC" >"$T/after"
+		cmp -s "$T/want" "$T/after" ||
+			{ echo "listing is not the newest $keep readings"; return 1; }
+		;;
+	*) echo "expected ok or ENOMEM"; return 1 ;;
+	esac
+}
+resize_small() { resize_result 20 "$1"; }
+resize_big() { resize_result 2000 "$1"; }
+
+sweep "SET_CAPACITY 1000 -> 20 (kmalloc): ENOMEM leaves the old ring intact" \
+	resize_small capacity "$DEV" 20
+"$BIN/failnth" 0 capacity "$DEV" 1000 >/dev/null
+push 50 >/dev/null
+cat "$PROC" >"$T/before"
+"$BIN/getstats" >"$T/stats-before"
+sweep "SET_CAPACITY 1000 -> 2000 (vmalloc): ENOMEM leaves the old ring intact" \
+	resize_big capacity "$DEV" 2000
+"$BIN/failnth" 0 capacity "$DEV" 1000 >/dev/null
+cat "$PROC" >"$T/before"
+"$BIN/getstats" >"$T/stats-before"
+sweep "write 2000 to sysfs capacity: ENOMEM leaves the old ring intact" \
+	resize_big write "$SYSFS/capacity" 2000
+"$BIN/failnth" 0 capacity "$DEV" 1000 >/dev/null
+is 1000 "$(stat_get capacity)" "the capacity is back to 1000 after the resize sweeps"
 
 # --- seq_files and sysfs --------------------------------------------------------
 push 50 >/dev/null

@@ -14,6 +14,8 @@
  *   batch DEV COUNT      SEQRING_IOC_PUSH_BATCH of COUNT readings
  *   stats DEV            SEQRING_IOC_GET_STATS
  *   clear DEV            SEQRING_IOC_CLEAR
+ *   capacity DEV N       SEQRING_IOC_SET_CAPACITY to N (DEV opened read-only)
+ *   write PATH TEXT      open without injection, then write(2) TEXT
  *
  * N counts the calls to should_fail() of this thread during the operation
  * only (see Documentation/fault-injection/fault-injection.rst, "fail-nth"):
@@ -55,7 +57,8 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: failnth N load KO [PARAMS] | open PATH r|w|rw | read PATH |\n"
-		"       openread PATH | push DEV | batch DEV COUNT | stats DEV | clear DEV\n");
+		"       openread PATH | push DEV | batch DEV COUNT | stats DEV | clear DEV |\n"
+		"       capacity DEV N | write PATH TEXT\n");
 	exit(2);
 }
 
@@ -111,6 +114,7 @@ int main(int argc, char **argv)
 	struct seqring_batch batch;
 	struct seqring_stats stats;
 	unsigned long n, left;
+	__u32 capacity = 0;
 	const char *op;
 	int fd = -1, err = 0, ret, count = 0;
 
@@ -152,6 +156,19 @@ int main(int argc, char **argv)
 		fd = open(argv[3], O_RDONLY);
 		if (fd < 0)
 			die(argv[3]);
+	} else if (!strcmp(op, "capacity")) {
+		if (argc != 5)
+			print_usage();
+		capacity = strtoul(argv[4], NULL, 10);
+		fd = open(argv[3], O_RDONLY);
+		if (fd < 0)
+			die(argv[3]);
+	} else if (!strcmp(op, "write")) {
+		if (argc != 5)
+			print_usage();
+		fd = open(argv[3], O_WRONLY);
+		if (fd < 0)
+			die(argv[3]);
 	} else if (strcmp(op, "open") && strcmp(op, "openread")) {
 		print_usage();
 	}
@@ -182,6 +199,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(op, "stats")) {
 		ret = ioctl(fd, SEQRING_IOC_GET_STATS, &stats);
 		err = ret ? errno : 0;
+	} else if (!strcmp(op, "capacity")) {
+		ret = ioctl(fd, SEQRING_IOC_SET_CAPACITY, &capacity);
+		err = ret ? errno : 0;
+	} else if (!strcmp(op, "write")) {
+		ret = write(fd, argv[4], strlen(argv[4]));
+		err = ret < 0 ? errno : 0;
 	} else {
 		ret = ioctl(fd, SEQRING_IOC_CLEAR);
 		err = ret ? errno : 0;

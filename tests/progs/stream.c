@@ -1,0 +1,1659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream - TAP test of read(), poll() and lseek() on /dev/seqring, and of
+ * SEQRING_IOC_SET_WAKEUP and SEQRING_IOC_SET_CAPACITY
+ *
+ * Usage: stream [DEVICE]
+ *
+ * One test per behaviour of the stream ABI in include/uapi/linux/seqring.h:
+ * whole 48-byte records from a per-open cursor that starts at the oldest
+ * reading held, -EINVAL for a short buffer, -EAGAIN, -EPIPE once after an
+ * overrun or a CLEAR and the resume point after it, SEEK_SET/SEEK_END and
+ * the seeks refused, poll() flags, the wake-up threshold, a blocked read()
+ * woken by a push and by a signal, and resizing. Each test starts from an
+ * empty ring (CLEAR) and computes what it expects from what it pushed and
+ * from GET_STATS. The caller loads the module (any capacity of at least
+ * 16) and runs this as root; the same source is built with -m32 as
+ * stream32 to run the whole ABI through compat_ioctl.
+ *
+ * Whatever blocks runs in a child process, and the parent waits for it a
+ * bounded time (CHILD_TIMEOUT_MS): a driver that never wakes a reader
+ * fails a test, it does not hang the suite.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/seqring.h>
+
+#include "tap.h"
+
+#define REC			sizeof(struct seqring_record)
+#define CHANNEL			7
+/* How long a child may take to report; generous for QEMU's tcg. */
+#define CHILD_TIMEOUT_MS	10000
+/* How long a child must stay blocked to count as "still waiting". */
+#define STILL_BLOCKED_MS	300
+
+static const char *dev_path = "/dev/seqring";
+static int fd_w = -1;		/* O_WRONLY: pushes and CLEAR */
+static __u32 capacity;		/* the module's, restored after resizing */
+
+/* ---- helpers ---- */
+
+static struct seqring_stats get_stats(void)
+{
+	struct seqring_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(fd_w, SEQRING_IOC_GET_STATS, &st))
+		tap_bail("GET_STATS failed: %s", errname(errno));
+	return st;
+}
+
+static void clear_ring(void)
+{
+	if (ioctl(fd_w, SEQRING_IOC_CLEAR))
+		tap_bail("CLEAR failed: %s", errname(errno));
+}
+
+static void reading_init(struct seqring_reading *r, long long value)
+{
+	memset(r, 0, sizeof(*r));
+	r->timestamp_ns = 1000000000ULL + (unsigned long long)value;
+	r->value = value;
+	r->channel = CHANNEL;
+	snprintf(r->label, sizeof(r->label), "v%lld", value);
+}
+
+/*
+ * Push @n readings with values @first, @first + 1, ... in one batch.
+ * Returns the sequence number of the first one.
+ */
+static __u64 push(long long first, unsigned int n)
+{
+	struct seqring_reading *r;
+	struct seqring_batch b;
+	unsigned int i;
+
+	r = calloc(n, sizeof(*r));
+	if (!r)
+		tap_bail("out of memory");
+	for (i = 0; i < n; i++)
+		reading_init(&r[i], first + i);
+	memset(&b, 0, sizeof(b));
+	b.readings = (__u64)(uintptr_t)r;
+	b.count = n;
+	if (ioctl(fd_w, SEQRING_IOC_PUSH_BATCH, &b))
+		tap_bail("PUSH_BATCH of %u failed: %s", n, errname(errno));
+	free(r);
+	return get_stats().total - n + 1;
+}
+
+static int open_reader(int flags)
+{
+	int fd = open(dev_path, O_RDONLY | flags);
+
+	if (fd < 0)
+		tap_bail("open(%s, O_RDONLY): %s", dev_path, errname(errno));
+	return fd;
+}
+
+/* read() up to @max records: their number, or -errno. */
+static int read_recs(int fd, struct seqring_record *rec, unsigned int max)
+{
+	ssize_t n = read(fd, rec, (size_t)max * REC);
+
+	if (n < 0)
+		return -errno;
+	if (n % REC)
+		return -1000 - (int)n;	/* never valid: shows as E-10NN */
+	return (int)(n / REC);
+}
+
+static const char *res_name(int res)
+{
+	static char buf[32];
+
+	if (res < 0)
+		return errname(-res);
+	snprintf(buf, sizeof(buf), "%d records", res);
+	return buf;
+}
+
+static bool expect_errno(int res, int want, const char *desc)
+{
+	if (tap_result(res == -want, "%s", desc))
+		return true;
+	tap_diag("expected %s, got %s", errname(want), res_name(res));
+	return false;
+}
+
+static bool expect_u64(unsigned long long want, unsigned long long got,
+		       const char *desc)
+{
+	if (tap_result(want == got, "%s", desc))
+		return true;
+	tap_diag("expected %llu, got %llu", want, got);
+	return false;
+}
+
+/*
+ * Do @n records read in a row have sequence numbers @first, @first + 1,
+ * ... and exactly the readings push() made of them, value @value0 for
+ * the first? Says what differs first.
+ */
+static bool recs_match(const struct seqring_record *rec, int n, __u64 first,
+		       long long value0, char *why, size_t whylen)
+{
+	struct seqring_reading want;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		reading_init(&want, value0 + i);
+		if (rec[i].seq != first + i) {
+			snprintf(why, whylen,
+				 "record %d: expected seq %llu, got %llu", i,
+				 (unsigned long long)(first + i),
+				 (unsigned long long)rec[i].seq);
+			return false;
+		}
+		if (memcmp(&rec[i].reading, &want, sizeof(want))) {
+			snprintf(why, whylen,
+				 "record %d (seq %llu): expected value %lld label %s, got value %lld label %.16s",
+				 i, (unsigned long long)rec[i].seq,
+				 (long long)want.value, want.label,
+				 (long long)rec[i].reading.value,
+				 rec[i].reading.label);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* read() @n records from @fd and check them in one test. */
+static void expect_recs(int fd, int n, __u64 first, long long value0,
+			const char *desc)
+{
+	struct seqring_record rec[64];
+	char why[200];
+	int got;
+
+	got = read_recs(fd, rec, ARRAY_SIZE(rec));
+	if (got != n) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected %d records from seq %llu, got %s", n,
+			 (unsigned long long)first, res_name(got));
+		return;
+	}
+	if (!tap_result(recs_match(rec, n, first, value0, why, sizeof(why)),
+			"%s", desc))
+		tap_diag("%s", why);
+}
+
+static int set_u32(int fd, unsigned long cmd, __u32 val)
+{
+	return ioctl(fd, cmd, &val) ? -errno : 0;
+}
+
+static void set_capacity(__u32 cap)
+{
+	int ret = set_u32(fd_w, SEQRING_IOC_SET_CAPACITY, cap);
+
+	if (ret)
+		tap_bail("SET_CAPACITY %u failed: %s", cap, errname(-ret));
+}
+
+static short poll_now(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLRDNORM | POLLPRI };
+
+	if (poll(&pfd, 1, 0) < 0)
+		tap_bail("poll: %s", errname(errno));
+	return pfd.revents;
+}
+
+static const char *poll_name(short ev)
+{
+	static char buf[80];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s%s(0x%x)",
+		 ev & POLLIN ? "POLLIN " : "",
+		 ev & POLLRDNORM ? "POLLRDNORM " : "",
+		 ev & POLLERR ? "POLLERR " : "",
+		 ev & POLLPRI ? "POLLPRI " : "",
+		 ev & POLLHUP ? "POLLHUP " : "",
+		 ev & POLLNVAL ? "POLLNVAL " : "", ev);
+	return buf;
+}
+
+static bool expect_poll(int fd, short want, const char *desc)
+{
+	short got = poll_now(fd) & (POLLIN | POLLRDNORM | POLLERR | POLLPRI |
+				    POLLHUP | POLLNVAL);
+
+	if (tap_result(got == want, "%s", desc))
+		return true;
+	tap_diag("expected %s", poll_name(want));
+	tap_diag("got %s", poll_name(got));
+	return false;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* ---- children that block ---- */
+
+/* What a child reports through its pipe. */
+struct child_res {
+	int ret;		/* records read, revents, or -errno */
+	__u64 first_seq;	/* seq of the first record read */
+};
+
+struct child {
+	pid_t pid;
+	int rfd;
+};
+
+enum child_op { OP_READ, OP_POLL, OP_READ_SIGINT };
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Fork a child that does @op on @fd (blocking) and reports the outcome.
+ * OP_READ_SIGINT first installs a SIGUSR1 handler without SA_RESTART, so a
+ * signal ends the read with EINTR; OP_READ installs one with SA_RESTART,
+ * so the read goes on after it (-ERESTARTSYS).
+ */
+static void child_start(struct child *c, int fd, enum child_op op)
+{
+	struct seqring_record rec[16];
+	struct child_res res = { 0 };
+	struct sigaction sa;
+	struct pollfd pfd;
+	int p[2];
+
+	if (pipe(p))
+		tap_bail("pipe: %s", errname(errno));
+	fflush(stdout);
+	c->pid = fork();
+	if (c->pid < 0)
+		tap_bail("fork: %s", errname(errno));
+	if (c->pid) {
+		close(p[1]);
+		c->rfd = p[0];
+		return;
+	}
+	close(p[0]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = op == OP_READ_SIGINT ? 0 : SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	if (op == OP_POLL) {
+		pfd.fd = fd;
+		pfd.events = POLLIN | POLLRDNORM | POLLPRI;
+		pfd.revents = 0;
+		res.ret = poll(&pfd, 1, -1) < 0 ? -errno : pfd.revents;
+	} else {
+		res.ret = read_recs(fd, rec, ARRAY_SIZE(rec));
+		if (res.ret > 0)
+			res.first_seq = rec[0].seq;
+	}
+	if (write(p[1], &res, sizeof(res)) != sizeof(res))
+		_exit(1);
+	_exit(0);
+}
+
+/* Wait up to @ms for the child's report. */
+static bool child_result(struct child *c, int ms, struct child_res *res)
+{
+	struct pollfd pfd = { .fd = c->rfd, .events = POLLIN };
+
+	if (poll(&pfd, 1, ms) <= 0)
+		return false;
+	return read(c->rfd, res, sizeof(*res)) == sizeof(*res);
+}
+
+/* Is the child asleep (state S in /proc/PID/stat)? Wait up to @ms. */
+static bool child_sleeping(struct child *c, int ms)
+{
+	long long end = now_ms() + ms;
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->pid);
+	do {
+		f = fopen(path, "r");
+		if (f) {
+			p = fgets(buf, sizeof(buf), f);
+			fclose(f);
+			p = p ? strrchr(buf, ')') : NULL;
+			if (p && p[1] == ' ' && p[2] == 'S')
+				return true;
+		}
+		usleep(10000);
+	} while (now_ms() < end);
+	return false;
+}
+
+static void child_end(struct child *c)
+{
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+	close(c->rfd);
+}
+
+/* ---- read() ---- */
+
+static void test_empty_eagain(void)
+{
+	struct seqring_record rec;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	expect_errno(read_recs(fd, &rec, 1), EAGAIN,
+		     "read, O_NONBLOCK, empty ring -> EAGAIN");
+	close(fd);
+}
+
+static void test_short_buffer(void)
+{
+	char buf[REC];
+	ssize_t n;
+	int fd;
+
+	clear_ring();
+	push(1, 2);
+	fd = open_reader(O_NONBLOCK);
+	n = read(fd, buf, REC - 1);
+	expect_errno(n < 0 ? -errno : (int)n, EINVAL,
+		     "read with a 47-byte buffer, readings unread -> EINVAL");
+	close(fd);
+}
+
+static void test_zero_buffer(void)
+{
+	char buf[1];
+	ssize_t n;
+	int fd;
+
+	clear_ring();
+	push(1, 2);
+	fd = open_reader(O_NONBLOCK);
+	n = read(fd, buf, 0);
+	expect_errno(n < 0 ? -errno : (int)n, EINVAL,
+		     "read with a 0-byte buffer -> EINVAL");
+	close(fd);
+}
+
+static void test_short_buffer_no_effect(void)
+{
+	char buf[REC];
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(1, 2);
+	fd = open_reader(O_NONBLOCK);
+	if (read(fd, buf, REC - 1) >= 0)
+		tap_diag("the 47-byte read did not fail");
+	expect_recs(fd, 2, first, 1,
+		    "... and a read after it still starts at the oldest reading");
+	close(fd);
+}
+
+static void test_from_oldest(void)
+{
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(100, 5);
+	fd = open_reader(O_NONBLOCK);
+	expect_recs(fd, 5, first, 100,
+		    "a new open file reads every reading held, oldest first, as pushed");
+	close(fd);
+}
+
+static void test_from_oldest_wrapped(void)
+{
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(200, capacity + 3) + 3;
+	fd = open_reader(O_NONBLOCK);
+	expect_recs(fd, capacity > 64 ? 64 : (int)capacity, first, 203,
+		    "after an overwrite a new open file starts at the oldest held (no EPIPE)");
+	close(fd);
+}
+
+static void test_whole_records(void)
+{
+	struct seqring_record rec[4];
+	ssize_t n;
+	int fd;
+
+	clear_ring();
+	push(1, 4);
+	fd = open_reader(O_NONBLOCK);
+	n = read(fd, rec, 3 * REC - 1);
+	if (!tap_result(n == 2 * REC,
+			"a 143-byte buffer gets two whole records (96 bytes)"))
+		tap_diag("expected 96, got %zd (%s)", n,
+			 n < 0 ? errname(errno) : "bytes");
+	close(fd);
+}
+
+static void test_no_more_than_held(void)
+{
+	struct seqring_record *rec;
+	__u64 first;
+	ssize_t n;
+	int fd;
+
+	clear_ring();
+	first = push(1, 3);
+	fd = open_reader(O_NONBLOCK);
+	rec = calloc(1024, REC);
+	if (!rec)
+		tap_bail("out of memory");
+	n = read(fd, rec, 1024 * REC);
+	if (!tap_result(n == 3 * REC && rec[0].seq == first &&
+			rec[2].seq == first + 2,
+			"a 48 KiB buffer with 3 readings unread gets 3 records"))
+		tap_diag("expected 144 bytes from seq %llu, got %zd",
+			 (unsigned long long)first, n);
+	free(rec);
+	close(fd);
+}
+
+static void test_cursor_advances(void)
+{
+	struct seqring_record rec;
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(10, 3);
+	fd = open_reader(O_NONBLOCK);
+	read_recs(fd, &rec, 1);
+	expect_recs(fd, 2, first + 1, 11,
+		    "a second read continues after the record the first returned");
+	close(fd);
+}
+
+static void test_consumed_eagain(void)
+{
+	struct seqring_record rec[8];
+	int fd;
+
+	clear_ring();
+	push(1, 3);
+	fd = open_reader(O_NONBLOCK);
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EAGAIN,
+		     "read, O_NONBLOCK, everything read -> EAGAIN");
+	close(fd);
+}
+
+static void test_new_after_consumed(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	push(1, 3);
+	fd = open_reader(O_NONBLOCK);
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	first = push(50, 2);
+	expect_recs(fd, 2, first, 50,
+		    "readings pushed after everything was read are read next");
+	close(fd);
+}
+
+static void test_independent(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int a, b;
+
+	clear_ring();
+	first = push(1, 4);
+	a = open_reader(O_NONBLOCK);
+	b = open_reader(O_NONBLOCK);
+	read_recs(a, rec, ARRAY_SIZE(rec));
+	expect_recs(b, 4, first, 1,
+		    "a second open file reads everything the first one already read");
+	close(b);
+	close(a);
+}
+
+static void test_label_zeroed(void)
+{
+	struct seqring_reading r;
+	struct seqring_record rec;
+	static const char want[SEQRING_LABEL_LEN] = "ab";
+	int fd, n;
+
+	clear_ring();
+	reading_init(&r, 1);
+	memset(r.label, 'x', sizeof(r.label));
+	memcpy(r.label, "ab", 3);
+	if (ioctl(fd_w, SEQRING_IOC_PUSH, &r))
+		tap_bail("PUSH failed: %s", errname(errno));
+	fd = open_reader(O_NONBLOCK);
+	n = read_recs(fd, &rec, 1);
+	if (!tap_result(n == 1 && !memcmp(rec.reading.label, want, sizeof(want)),
+			"a record's label bytes after the NUL are zero"))
+		tap_diag("expected \"ab\" and 14 zero bytes, got %s", res_name(n));
+	close(fd);
+}
+
+static void test_timestamp_stamped(void)
+{
+	struct seqring_reading r;
+	struct seqring_record rec;
+	int fd, n;
+
+	clear_ring();
+	reading_init(&r, 1);
+	r.timestamp_ns = 0;
+	if (ioctl(fd_w, SEQRING_IOC_PUSH, &r))
+		tap_bail("PUSH failed: %s", errname(errno));
+	fd = open_reader(O_NONBLOCK);
+	n = read_recs(fd, &rec, 1);
+	if (!tap_result(n == 1 && rec.reading.timestamp_ns > 1500000000ULL * 1000000000ULL,
+			"a reading pushed with timestamp 0 is read with the time it was stored"))
+		tap_diag("expected a timestamp after 2017, got %s, %llu", res_name(n),
+			 (unsigned long long)rec.reading.timestamp_ns);
+	close(fd);
+}
+
+static void test_efault(void)
+{
+	void *p;
+	ssize_t n;
+	int fd;
+
+	clear_ring();
+	push(1, 2);
+	fd = open_reader(O_NONBLOCK);
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		tap_bail("mmap: %s", errname(errno));
+	n = read(fd, p, 2 * REC);
+	expect_errno(n < 0 ? -errno : (int)(n / REC), EFAULT,
+		     "read into a read-only buffer -> EFAULT");
+	munmap(p, 4096);
+	close(fd);
+}
+
+static void test_efault_no_effect(void)
+{
+	__u64 first;
+	void *p;
+	int fd;
+
+	clear_ring();
+	first = push(1, 2);
+	fd = open_reader(O_NONBLOCK);
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		tap_bail("mmap: %s", errname(errno));
+	if (read(fd, p, 2 * REC) >= 0)
+		tap_diag("the read into a read-only buffer did not fail");
+	munmap(p, 4096);
+	expect_recs(fd, 2, first, 1,
+		    "... and the records it could not copy are read next");
+	close(fd);
+}
+
+static void test_wronly_ebadf(void)
+{
+	struct seqring_record rec;
+
+	expect_errno(read_recs(fd_w, &rec, 1), EBADF,
+		     "read on an O_WRONLY file -> EBADF");
+}
+
+/* ---- overrun and CLEAR: -EPIPE once ---- */
+
+/*
+ * A reader that has read nothing when @extra more readings than the ring
+ * holds are pushed. Returns the reader; *@first is the seq of the first
+ * reading pushed.
+ */
+static int overrun_reader(unsigned int extra, __u64 *first)
+{
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	*first = push(1, capacity + extra);
+	return fd;
+}
+
+static void test_overrun_epipe(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int fd = overrun_reader(5, &first);
+
+	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EPIPE,
+		     "overrun: the next read -> EPIPE");
+	close(fd);
+}
+
+static void test_overrun_resume(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int fd = overrun_reader(5, &first);
+
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	expect_recs(fd, capacity > 64 ? 64 : (int)capacity, first + 5, 6,
+		    "overrun: the read after EPIPE resumes at the oldest held");
+	close(fd);
+}
+
+static void test_overrun_once(void)
+{
+	struct seqring_record rec[64];
+	unsigned int got = 0, epipes = 0, reads = 0;
+	__u64 first, next;
+	int fd = overrun_reader(5, &first);
+	int n;
+
+	next = first + 5;
+	for (;;) {
+		n = read_recs(fd, rec, 7);
+		if (n == -EAGAIN || ++reads > capacity + 10)
+			break;
+		if (n == -EPIPE) {
+			epipes++;
+			continue;
+		}
+		if (n <= 0 || rec[0].seq != next)
+			break;
+		got += n;
+		next += n;
+	}
+	if (!tap_result(epipes == 1 && got == capacity && n == -EAGAIN,
+			"overrun: exactly one EPIPE, then every reading held once, then EAGAIN"))
+		tap_diag("expected 1 EPIPE, %u records, EAGAIN; got %u EPIPE, %u records, then %s",
+			 capacity, epipes, got, res_name(n));
+	close(fd);
+}
+
+static void test_partial_overrun_gap(void)
+{
+	struct seqring_record rec[4];
+	__u64 second;
+	int fd, n;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	push(1, 4);
+	read_recs(fd, rec, 2);
+	/* The reader is at first + 2; 'capacity' more overwrite 2 unread. */
+	second = push(100, capacity);
+	n = read_recs(fd, rec, 1);
+	if (n == -EPIPE)
+		n = read_recs(fd, rec, 1);
+	if (!tap_result(n == 1 && rec[0].seq == second,
+			"overrun after a partial read: EPIPE, then a gap of the missed"))
+		tap_diag("expected seq %llu (a gap of 2), got %s seq %llu",
+			 (unsigned long long)second, res_name(n),
+			 (unsigned long long)rec[0].seq);
+	close(fd);
+}
+
+static void test_clear_unread_epipe(void)
+{
+	struct seqring_record rec[4];
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	push(1, 3);
+	clear_ring();
+	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EPIPE,
+		     "CLEAR with readings unread: the next read -> EPIPE");
+	close(fd);
+}
+
+static void test_clear_unread_then(void)
+{
+	struct seqring_record rec[4];
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	push(1, 3);
+	clear_ring();
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EAGAIN,
+		     "... then EAGAIN on the empty ring");
+	first = push(9, 1);
+	expect_recs(fd, 1, first, 9, "... then the next reading pushed");
+	close(fd);
+}
+
+static void test_clear_read_no_epipe(void)
+{
+	struct seqring_record rec[4];
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	push(1, 3);
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	clear_ring();
+	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EAGAIN,
+		     "CLEAR after everything was read: no EPIPE, EAGAIN");
+	close(fd);
+}
+
+static void test_blocking_epipe(void)
+{
+	struct child_res res;
+	struct child c;
+	__u64 first;
+	int fd = overrun_reader(3, &first);
+
+	/* A blocking file: behind must not wait for more readings. */
+	fcntl(fd, F_SETFL, 0);
+	child_start(&c, fd, OP_READ);
+	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "overrun: a blocking read returns EPIPE at once");
+		tap_diag("expected EPIPE, got no answer in %d ms", CHILD_TIMEOUT_MS);
+	} else {
+		expect_errno(res.ret, EPIPE,
+			     "overrun: a blocking read returns EPIPE at once");
+	}
+	child_end(&c);
+	close(fd);
+}
+
+/* ---- lseek ---- */
+
+static void test_seek_end(void)
+{
+	struct seqring_record rec;
+	off_t off;
+	int fd;
+
+	clear_ring();
+	push(1, 3);
+	fd = open_reader(O_NONBLOCK);
+	off = lseek(fd, 0, SEEK_END);
+	if (off)
+		tap_diag("lseek(0, SEEK_END) returned %lld (%s)", (long long)off,
+			 errname(errno));
+	expect_errno(read_recs(fd, &rec, 1), EAGAIN,
+		     "lseek(0, SEEK_END) skips every reading held: EAGAIN");
+	close(fd);
+}
+
+static void test_seek_end_new(void)
+{
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	push(1, 3);
+	fd = open_reader(O_NONBLOCK);
+	lseek(fd, 0, SEEK_END);
+	first = push(40, 2);
+	expect_recs(fd, 2, first, 40,
+		    "after lseek(0, SEEK_END) only the readings pushed later are read");
+	close(fd);
+}
+
+static void test_seek_set(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	off_t off;
+	int fd;
+
+	clear_ring();
+	first = push(1, 5);
+	fd = open_reader(O_NONBLOCK);
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	off = lseek(fd, 0, SEEK_SET);
+	if (off)
+		tap_diag("lseek(0, SEEK_SET) returned %lld (%s)", (long long)off,
+			 errname(errno));
+	expect_recs(fd, 5, first, 1,
+		    "lseek(0, SEEK_SET) goes back to the oldest reading held");
+	close(fd);
+}
+
+static void test_seek_returns_zero(void)
+{
+	off_t a, b;
+	int fd;
+
+	clear_ring();
+	push(1, 5);
+	fd = open_reader(O_NONBLOCK);
+	a = lseek(fd, 0, SEEK_END);
+	b = lseek(fd, 0, SEEK_SET);
+	if (!tap_result(a == 0 && b == 0,
+			"lseek(0, SEEK_END) and lseek(0, SEEK_SET) return 0"))
+		tap_diag("expected 0 and 0, got %lld and %lld",
+			 (long long)a, (long long)b);
+	close(fd);
+}
+
+static void test_seek_clears_epipe(void)
+{
+	struct seqring_record rec;
+	__u64 first;
+	int fd = overrun_reader(5, &first);
+
+	lseek(fd, 0, SEEK_END);
+	expect_errno(read_recs(fd, &rec, 1), EAGAIN,
+		     "overrun, then lseek(0, SEEK_END): no EPIPE, EAGAIN");
+	close(fd);
+}
+
+static void bad_seek(off_t off, int whence, const char *desc)
+{
+	off_t ret;
+	int fd;
+
+	fd = open_reader(O_NONBLOCK);
+	ret = lseek(fd, off, whence);
+	expect_errno(ret < 0 ? -errno : (int)ret, EINVAL, desc);
+	close(fd);
+}
+
+static void test_seek_cur(void)
+{
+	bad_seek(0, SEEK_CUR, "lseek(0, SEEK_CUR) -> EINVAL");
+}
+
+static void test_seek_set_nonzero(void)
+{
+	bad_seek(REC, SEEK_SET, "lseek(48, SEEK_SET) -> EINVAL");
+}
+
+static void test_seek_end_nonzero(void)
+{
+	bad_seek(-(off_t)REC, SEEK_END, "lseek(-48, SEEK_END) -> EINVAL");
+}
+
+static void test_seek_data(void)
+{
+	bad_seek(0, SEEK_DATA, "lseek(0, SEEK_DATA) -> EINVAL");
+}
+
+static void test_bad_seek_no_effect(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(1, 4);
+	fd = open_reader(O_NONBLOCK);
+	read_recs(fd, rec, 2);
+	lseek(fd, 0, SEEK_CUR);
+	lseek(fd, 1, SEEK_SET);
+	expect_recs(fd, 2, first + 2, 3,
+		    "refused seeks leave the cursor where it was");
+	close(fd);
+}
+
+static void test_pread(void)
+{
+	struct seqring_record rec;
+	ssize_t n;
+	int fd;
+
+	clear_ring();
+	push(1, 2);
+	fd = open_reader(O_NONBLOCK);
+	n = pread(fd, &rec, REC, 0);
+	expect_errno(n < 0 ? -errno : (int)n, ESPIPE, "pread -> ESPIPE");
+	close(fd);
+}
+
+/* ---- poll ---- */
+
+static void test_poll_empty(void)
+{
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	expect_poll(fd, 0, "poll, nothing unread: no event");
+	close(fd);
+}
+
+static void test_poll_unread(void)
+{
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	push(1, 1);
+	expect_poll(fd, POLLIN | POLLRDNORM,
+		    "poll, a reading unread: POLLIN | POLLRDNORM");
+	close(fd);
+}
+
+static void test_poll_consumed(void)
+{
+	struct seqring_record rec[4];
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	push(1, 2);
+	read_recs(fd, rec, ARRAY_SIZE(rec));
+	expect_poll(fd, 0, "poll, everything read: no event");
+	close(fd);
+}
+
+static void test_poll_behind(void)
+{
+	__u64 first;
+	int fd = overrun_reader(2, &first);
+
+	expect_poll(fd, POLLIN | POLLRDNORM | POLLERR | POLLPRI,
+		    "poll after an overrun: POLLIN | POLLRDNORM | POLLERR | POLLPRI");
+	close(fd);
+}
+
+static void test_poll_after_epipe(void)
+{
+	struct seqring_record rec;
+	__u64 first;
+	int fd = overrun_reader(2, &first);
+
+	read_recs(fd, &rec, 1);
+	expect_poll(fd, POLLIN | POLLRDNORM,
+		    "poll after the EPIPE was read: POLLIN | POLLRDNORM only");
+	close(fd);
+}
+
+static void test_poll_wakes(void)
+{
+	struct child_res res;
+	struct child c;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&c, fd, OP_POLL);
+	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
+		tap_diag("the polling child is not asleep");
+	push(1, 1);
+	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "a blocked poll wakes on a push with POLLIN");
+		tap_diag("expected POLLIN within %d ms, got nothing",
+			 CHILD_TIMEOUT_MS);
+	} else if (!tap_result(res.ret > 0 && (res.ret & POLLIN),
+			       "a blocked poll wakes on a push with POLLIN")) {
+		tap_diag("expected POLLIN, got %s",
+			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
+	}
+	child_end(&c);
+	close(fd);
+}
+
+/* ---- SET_WAKEUP ---- */
+
+static void test_wakeup_zero(void)
+{
+	int fd = open_reader(O_NONBLOCK);
+
+	expect_errno(set_u32(fd, SEQRING_IOC_SET_WAKEUP, 0), EINVAL,
+		     "SET_WAKEUP 0 -> EINVAL");
+	close(fd);
+}
+
+static void test_wakeup_above(void)
+{
+	int fd = open_reader(O_NONBLOCK);
+
+	expect_errno(set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity + 1), EINVAL,
+		     "SET_WAKEUP capacity + 1 -> EINVAL");
+	close(fd);
+}
+
+static void test_wakeup_capacity(void)
+{
+	int fd = open_reader(O_NONBLOCK);
+	int ret = set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity);
+
+	if (!tap_result(!ret, "SET_WAKEUP capacity succeeds"))
+		tap_diag("expected success, got %s", errname(-ret));
+	close(fd);
+}
+
+static void test_wakeup_efault(void)
+{
+	int fd = open_reader(O_NONBLOCK);
+	int ret = ioctl(fd, SEQRING_IOC_SET_WAKEUP, NULL) ? -errno : 0;
+
+	expect_errno(ret, EFAULT, "SET_WAKEUP with a NULL argument -> EFAULT");
+	close(fd);
+}
+
+static void test_wakeup_poll_below(void)
+{
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
+	push(1, 2);
+	expect_poll(fd, 0, "SET_WAKEUP 3, 2 unread: poll reports no event");
+	close(fd);
+}
+
+static void test_wakeup_poll_at(void)
+{
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
+	push(1, 3);
+	expect_poll(fd, POLLIN | POLLRDNORM,
+		    "SET_WAKEUP 3, 3 unread: POLLIN | POLLRDNORM");
+	close(fd);
+}
+
+static void test_wakeup_other_file(void)
+{
+	int a, b;
+
+	clear_ring();
+	a = open_reader(O_NONBLOCK);
+	b = open_reader(O_NONBLOCK);
+	set_u32(a, SEQRING_IOC_SET_WAKEUP, 3);
+	push(1, 1);
+	expect_poll(b, POLLIN | POLLRDNORM,
+		    "SET_WAKEUP on one file leaves another at 1");
+	close(b);
+	close(a);
+}
+
+static void test_wakeup_nonblock_reads(void)
+{
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
+	first = push(1, 2);
+	expect_recs(fd, 2, first, 1,
+		    "SET_WAKEUP 3, 2 unread: an O_NONBLOCK read returns the 2");
+	close(fd);
+}
+
+static void test_wakeup_read_blocks(void)
+{
+	const char *desc =
+		"SET_WAKEUP 3: a blocked read sleeps through 2 pushes, gets 3 after a third";
+	struct child_res res;
+	struct child c;
+	__u64 first;
+	bool early;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
+	child_start(&c, fd, OP_READ);
+	child_sleeping(&c, CHILD_TIMEOUT_MS);
+	first = push(1, 1);
+	push(2, 1);
+	early = child_result(&c, STILL_BLOCKED_MS, &res);
+	if (early) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected no answer yet, got %s", res_name(res.ret));
+	} else {
+		push(3, 1);
+		if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+			tap_result(false, "%s", desc);
+			tap_diag("expected 3 records, got no answer in %d ms",
+				 CHILD_TIMEOUT_MS);
+		} else if (!tap_result(res.ret == 3 && res.first_seq == first,
+				       "%s", desc)) {
+			tap_diag("expected 3 records from seq %llu, got %s from %llu",
+				 (unsigned long long)first, res_name(res.ret),
+				 (unsigned long long)res.first_seq);
+		}
+	}
+	child_end(&c);
+	close(fd);
+}
+
+static void test_wakeup_poll_blocks(void)
+{
+	const char *desc =
+		"SET_WAKEUP 2: a blocked poll stays asleep after 1 push, wakes after the second";
+	struct child_res res;
+	struct child c;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 2);
+	child_start(&c, fd, OP_POLL);
+	child_sleeping(&c, CHILD_TIMEOUT_MS);
+	push(1, 1);
+	if (child_result(&c, STILL_BLOCKED_MS, &res)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected no answer yet, got %s",
+			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
+	} else {
+		push(2, 1);
+		if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+			tap_result(false, "%s", desc);
+			tap_diag("expected POLLIN, got no answer in %d ms",
+				 CHILD_TIMEOUT_MS);
+		} else if (!tap_result(res.ret > 0 && (res.ret & POLLIN),
+				       "%s", desc)) {
+			tap_diag("expected POLLIN, got %s",
+				 res.ret < 0 ? errname(-res.ret) :
+				 poll_name(res.ret));
+		}
+	}
+	child_end(&c);
+	close(fd);
+}
+
+/* ---- a blocked read() ---- */
+
+static void test_read_wakes(void)
+{
+	const char *desc = "a blocked read wakes on a push and returns it";
+	struct child_res res;
+	struct child c;
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&c, fd, OP_READ);
+	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
+		tap_diag("the reading child is not asleep");
+	first = push(5, 1);
+	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected 1 record, got no answer in %d ms",
+			 CHILD_TIMEOUT_MS);
+	} else if (!tap_result(res.ret == 1 && res.first_seq == first, "%s",
+			       desc)) {
+		tap_diag("expected 1 record seq %llu, got %s seq %llu",
+			 (unsigned long long)first, res_name(res.ret),
+			 (unsigned long long)res.first_seq);
+	}
+	child_end(&c);
+	close(fd);
+}
+
+static void test_read_signal(void)
+{
+	const char *desc = "a blocked read is woken by a signal: EINTR";
+	struct child_res res;
+	struct child c;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&c, fd, OP_READ_SIGINT);
+	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
+		tap_diag("the reading child is not asleep");
+	kill(c.pid, SIGUSR1);
+	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected EINTR, got no answer in %d ms",
+			 CHILD_TIMEOUT_MS);
+	} else {
+		expect_errno(res.ret, EINTR, desc);
+	}
+	child_end(&c);
+	close(fd);
+}
+
+static void test_read_signal_restart(void)
+{
+	const char *desc =
+		"a signal with SA_RESTART restarts a blocked read, which returns the next push";
+	struct child_res res;
+	struct child c;
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&c, fd, OP_READ);
+	child_sleeping(&c, CHILD_TIMEOUT_MS);
+	kill(c.pid, SIGUSR1);
+	if (child_result(&c, STILL_BLOCKED_MS, &res)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected the read to go on, got %s", res_name(res.ret));
+	} else {
+		first = push(8, 1);
+		if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+			tap_result(false, "%s", desc);
+			tap_diag("expected 1 record, got no answer in %d ms",
+				 CHILD_TIMEOUT_MS);
+		} else if (!tap_result(res.ret == 1 && res.first_seq == first,
+				       "%s", desc)) {
+			tap_diag("expected 1 record seq %llu, got %s",
+				 (unsigned long long)first, res_name(res.ret));
+		}
+	}
+	child_end(&c);
+	close(fd);
+}
+
+/* ---- SET_CAPACITY ---- */
+
+static int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
+	__u32 mask = CAP_TO_MASK(CAP_SYS_ADMIN);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[i].effective &= ~mask;
+	data[i].permitted &= ~mask;
+	data[i].inheritable &= ~mask;
+	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
+
+static void test_capacity_eperm(void)
+{
+	const char *desc = "SET_CAPACITY without CAP_SYS_ADMIN -> EPERM";
+	int status, ret;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork: %s", errname(errno));
+	if (!pid) {
+		if (drop_cap_sys_admin())
+			_exit(255);
+		ret = set_u32(fd_w, SEQRING_IOC_SET_CAPACITY, capacity * 2);
+		_exit(ret ? -ret : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255) {
+		tap_result(false, "%s", desc);
+		tap_diag("the child could not drop CAP_SYS_ADMIN or died");
+		return;
+	}
+	expect_errno(-WEXITSTATUS(status), EPERM, desc);
+}
+
+static void test_capacity_eperm_no_effect(void)
+{
+	expect_u64(capacity, get_stats().capacity,
+		   "... and the capacity is unchanged");
+}
+
+static void test_capacity_zero(void)
+{
+	expect_errno(set_u32(fd_w, SEQRING_IOC_SET_CAPACITY, 0), EINVAL,
+		     "SET_CAPACITY 0 -> EINVAL");
+}
+
+static void test_capacity_above_max(void)
+{
+	expect_errno(set_u32(fd_w, SEQRING_IOC_SET_CAPACITY,
+			     SEQRING_CAPACITY_MAX + 1), EINVAL,
+		     "SET_CAPACITY SEQRING_CAPACITY_MAX + 1 -> EINVAL");
+}
+
+static void test_capacity_efault(void)
+{
+	int ret = ioctl(fd_w, SEQRING_IOC_SET_CAPACITY, NULL) ? -errno : 0;
+
+	expect_errno(ret, EFAULT, "SET_CAPACITY with a NULL argument -> EFAULT");
+}
+
+static void test_capacity_einval_no_effect(void)
+{
+	expect_u64(capacity, get_stats().capacity,
+		   "... and the refused sizes left the capacity unchanged");
+}
+
+static void test_capacity_any_fd(void)
+{
+	int fd = open_reader(O_NONBLOCK);
+	int ret = set_u32(fd, SEQRING_IOC_SET_CAPACITY, capacity);
+
+	if (!tap_result(!ret, "SET_CAPACITY works on an O_RDONLY file (the cap counts)"))
+		tap_diag("expected success, got %s", errname(-ret));
+	close(fd);
+}
+
+static bool stats_add_up(const struct seqring_stats *s)
+{
+	return s->total == s->count + s->dropped + s->cleared;
+}
+
+static void test_shrink_counts(void)
+{
+	struct seqring_stats before, after;
+
+	clear_ring();
+	push(1, 10);
+	before = get_stats();
+	set_capacity(4);
+	after = get_stats();
+	if (!tap_result(after.capacity == 4 && after.count == 4 &&
+			after.total == before.total &&
+			after.dropped == before.dropped + 6 &&
+			after.oldest_seq == before.newest_seq - 3 &&
+			after.newest_seq == before.newest_seq &&
+			stats_add_up(&after),
+			"shrink 10 readings to capacity 4: 6 oldest dropped, stats add up")) {
+		tap_diag("expected cap 4 count 4 total %llu dropped %llu oldest %llu",
+			 (unsigned long long)before.total,
+			 (unsigned long long)before.dropped + 6,
+			 (unsigned long long)before.newest_seq - 3);
+		tap_diag("got cap %llu count %llu total %llu dropped %llu oldest %llu",
+			 (unsigned long long)after.capacity,
+			 (unsigned long long)after.count,
+			 (unsigned long long)after.total,
+			 (unsigned long long)after.dropped,
+			 (unsigned long long)after.oldest_seq);
+	}
+	set_capacity(capacity);
+}
+
+static void test_shrink_keeps_newest(void)
+{
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(1, 10);
+	set_capacity(4);
+	fd = open_reader(O_NONBLOCK);
+	expect_recs(fd, 4, first + 6, 7,
+		    "after the shrink the newest 4 readings are held, unchanged");
+	close(fd);
+	set_capacity(capacity);
+}
+
+static void test_shrink_reader_epipe(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	first = push(1, 10);
+	set_capacity(4);
+	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EPIPE,
+		     "a reader behind the readings a shrink dropped gets EPIPE");
+	expect_recs(fd, 4, first + 6, 7, "... then the 4 readings kept");
+	close(fd);
+	set_capacity(capacity);
+}
+
+static void test_shrink_reader_ahead(void)
+{
+	struct seqring_record rec[8];
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	first = push(1, 10);
+	read_recs(fd, rec, 7);
+	set_capacity(4);
+	expect_recs(fd, 3, first + 7, 8,
+		    "a reader past the readings a shrink dropped goes on without EPIPE");
+	close(fd);
+	set_capacity(capacity);
+}
+
+static void test_grow_keeps_all(void)
+{
+	struct seqring_stats before, after;
+	__u64 first;
+	int fd;
+
+	clear_ring();
+	first = push(1, capacity);
+	before = get_stats();
+	set_capacity(capacity * 2);
+	after = get_stats();
+	fd = open_reader(O_NONBLOCK);
+	if (!tap_result(after.capacity == capacity * 2 &&
+			after.count == capacity &&
+			after.dropped == before.dropped && stats_add_up(&after),
+			"grow a full ring to twice its size: every reading kept, nothing dropped"))
+		tap_diag("expected capacity %u count %u dropped %llu, got %llu %llu %llu",
+			 capacity * 2, capacity,
+			 (unsigned long long)before.dropped,
+			 (unsigned long long)after.capacity,
+			 (unsigned long long)after.count,
+			 (unsigned long long)after.dropped);
+	expect_recs(fd, capacity > 64 ? 64 : (int)capacity, first, 1,
+		    "... and they read back in order, unchanged");
+	close(fd);
+	set_capacity(capacity);
+}
+
+static void test_grow_then_fill(void)
+{
+	struct seqring_stats before, after;
+
+	clear_ring();
+	push(1, capacity);
+	set_capacity(capacity * 2);
+	before = get_stats();
+	push(1000, capacity);
+	after = get_stats();
+	if (!tap_result(after.count == 2 * (__u64)capacity &&
+			after.dropped == before.dropped,
+			"after growing, the ring holds twice as many before it drops"))
+		tap_diag("expected count %u dropped %llu, got %llu %llu",
+			 2 * capacity, (unsigned long long)before.dropped,
+			 (unsigned long long)after.count,
+			 (unsigned long long)after.dropped);
+	set_capacity(capacity);
+}
+
+static void test_resize_same(void)
+{
+	struct seqring_stats before, after;
+
+	clear_ring();
+	push(1, 5);
+	before = get_stats();
+	set_capacity(capacity);
+	after = get_stats();
+	if (!tap_result(!memcmp(&before, &after, sizeof(before)),
+			"SET_CAPACITY to the current capacity changes nothing"))
+		tap_diag("count %llu -> %llu, dropped %llu -> %llu",
+			 (unsigned long long)before.count,
+			 (unsigned long long)after.count,
+			 (unsigned long long)before.dropped,
+			 (unsigned long long)after.dropped);
+}
+
+static void test_resize_seq_goes_on(void)
+{
+	__u64 before, first;
+	int fd;
+
+	clear_ring();
+	push(1, 5);
+	before = get_stats().total;
+	set_capacity(3);
+	set_capacity(capacity);
+	fd = open_reader(O_NONBLOCK);
+	lseek(fd, 0, SEEK_END);
+	first = push(77, 1);
+	if (!tap_result(first == before + 1,
+			"sequence numbers go on across a resize"))
+		tap_diag("expected seq %llu, got %llu",
+			 (unsigned long long)before + 1,
+			 (unsigned long long)first);
+	close(fd);
+}
+
+static void test_wakeup_after_shrink(void)
+{
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity);
+	set_capacity(4);
+	push(1, 4);
+	expect_poll(fd, POLLIN | POLLRDNORM,
+		    "a wake-up threshold above a shrunk capacity wakes when the ring is full");
+	close(fd);
+	set_capacity(capacity);
+}
+
+static void (*const tests[])(void) = {
+	test_empty_eagain,
+	test_short_buffer,
+	test_zero_buffer,
+	test_short_buffer_no_effect,
+	test_from_oldest,
+	test_from_oldest_wrapped,
+	test_whole_records,
+	test_no_more_than_held,
+	test_cursor_advances,
+	test_consumed_eagain,
+	test_new_after_consumed,
+	test_independent,
+	test_label_zeroed,
+	test_timestamp_stamped,
+	test_efault,
+	test_efault_no_effect,
+	test_wronly_ebadf,
+	test_overrun_epipe,
+	test_overrun_resume,
+	test_overrun_once,
+	test_partial_overrun_gap,
+	test_clear_unread_epipe,
+	test_clear_unread_then,		/* 2 results */
+	test_clear_read_no_epipe,
+	test_blocking_epipe,
+	test_seek_end,
+	test_seek_end_new,
+	test_seek_set,
+	test_seek_returns_zero,
+	test_seek_clears_epipe,
+	test_seek_cur,
+	test_seek_set_nonzero,
+	test_seek_end_nonzero,
+	test_seek_data,
+	test_bad_seek_no_effect,
+	test_pread,
+	test_poll_empty,
+	test_poll_unread,
+	test_poll_consumed,
+	test_poll_behind,
+	test_poll_after_epipe,
+	test_poll_wakes,
+	test_wakeup_zero,
+	test_wakeup_above,
+	test_wakeup_capacity,
+	test_wakeup_efault,
+	test_wakeup_poll_below,
+	test_wakeup_poll_at,
+	test_wakeup_other_file,
+	test_wakeup_nonblock_reads,
+	test_wakeup_read_blocks,
+	test_wakeup_poll_blocks,
+	test_read_wakes,
+	test_read_signal,
+	test_read_signal_restart,
+	test_capacity_eperm,
+	test_capacity_eperm_no_effect,
+	test_capacity_zero,
+	test_capacity_above_max,
+	test_capacity_efault,
+	test_capacity_einval_no_effect,
+	test_capacity_any_fd,
+	test_shrink_counts,
+	test_shrink_keeps_newest,
+	test_shrink_reader_epipe,	/* 2 results */
+	test_shrink_reader_ahead,
+	test_grow_keeps_all,		/* 2 results */
+	test_grow_then_fill,
+	test_resize_same,
+	test_resize_seq_goes_on,
+	test_wakeup_after_shrink,
+};
+
+/* Tests that report more than one result. */
+#define EXTRA_RESULTS	3
+
+int main(int argc, char **argv)
+{
+	struct seqring_stats st;
+	unsigned int i;
+
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		fprintf(stderr, "usage: %s [DEVICE]\n", argv[0]);
+		return 2;
+	}
+	if (argc == 2)
+		dev_path = argv[1];
+	tap_diag("stream ABI test, %zu-bit userspace, device %s",
+		 sizeof(void *) * 8, dev_path);
+	tap_plan(ARRAY_SIZE(tests) + EXTRA_RESULTS);
+	fd_w = open(dev_path, O_WRONLY);
+	if (fd_w < 0)
+		tap_bail("open(%s, O_WRONLY): %s", dev_path, errname(errno));
+	st = get_stats();
+	if (st.capacity < 16 || st.capacity > 4096)
+		tap_bail("the module's capacity %llu is not in 16..4096",
+			 (unsigned long long)st.capacity);
+	capacity = (__u32)st.capacity;
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
+		tests[i]();
+	close(fd_w);
+	return tap_finish();
+}
