@@ -34,7 +34,10 @@
  * @file: the open file, for its path in the clients listing
  * @pid: thread group that opened it
  * @comm: command name of the opener
- * @pushed: readings pushed through this file
+ * @pushed: readings pushed through this file; changed under the ring's
+ *	write_lock
+ * @follow_lock: serialises registering with seqring_ring_follow()
+ * @streaming: has registered with seqring_ring_follow()
  * @batch_lock: protects @batch_buf and @batch_cap
  * @batch_buf: copy of the last batch pushed, NULL until the first
  * @batch_cap: readings @batch_buf can hold
@@ -51,13 +54,15 @@ struct seqring_client {
 	struct file *file;
 	struct pid *pid;
 	char comm[TASK_COMM_LEN];
-	atomic64_t pushed;
+	u64 pushed;
 	struct mutex batch_lock;	/* protects batch_buf, batch_cap */
 	struct seqring_reading *batch_buf;
 	unsigned int batch_cap;
 	struct mutex read_lock;		/* protects cursor */
 	u64 cursor;
 	u32 wakeup;
+	struct mutex follow_lock;	/* serialises registering */
+	bool streaming;
 };
 
 static int seqring_open(struct inode *inode, struct file *file)
@@ -76,9 +81,9 @@ static int seqring_open(struct inode *inode, struct file *file)
 	client->file = file;
 	client->pid = get_pid(task_tgid(current));
 	get_task_comm(client->comm, current);
-	atomic64_set(&client->pushed, 0);
 	mutex_init(&client->batch_lock);
 	mutex_init(&client->read_lock);
+	mutex_init(&client->follow_lock);
 	/* A new reader starts at the oldest reading held. */
 	next = seqring_ring_next_seq(&sr->ring);
 	client->cursor = min(next, seqring_ring_oldest_seq(&sr->ring));
@@ -108,6 +113,9 @@ static int seqring_release(struct inode *inode, struct file *file)
 
 	put_pid(client->pid);
 	kvfree(client->batch_buf);
+	if (client->streaming)
+		seqring_ring_unfollow(&sr->ring);
+	mutex_destroy(&client->follow_lock);
 	mutex_destroy(&client->read_lock);
 	mutex_destroy(&client->batch_lock);
 	kfree(client);
@@ -153,12 +161,7 @@ static long seqring_ioctl_push(struct seqring_client *client,
 	if (ret)
 		return ret;
 
-	ret = seqring_ring_push_one(&client->sr->ring, &r);
-	if (ret)
-		return ret;
-
-	atomic64_inc(&client->pushed);
-	return 0;
+	return seqring_ring_push_one(&client->sr->ring, &r, &client->pushed);
 }
 
 /*
@@ -237,8 +240,7 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 	if (ret)
 		goto out;
 
-	seqring_ring_push(&client->sr->ring, r, batch.count);
-	atomic64_add(batch.count, &client->pushed);
+	seqring_ring_push(&client->sr->ring, r, batch.count, &client->pushed);
 
 out:
 	if (own_buf)
@@ -341,6 +343,24 @@ static ssize_t seqring_read_records(struct seqring_client *client,
 }
 
 /*
+ * Before a reader of this file first waits for pushes, it registers, so
+ * that pushes wake it (pushes skip the wake-up check while nobody has).
+ */
+static void seqring_client_follow(struct seqring_client *client)
+{
+	/* Pairs with the release below. */
+	if (smp_load_acquire(&client->streaming))
+		return;
+	mutex_lock(&client->follow_lock);
+	if (!client->streaming) {
+		seqring_ring_follow(&client->sr->ring);
+		/* Registered before anyone skips it: pairs with the acquire. */
+		smp_store_release(&client->streaming, true);
+	}
+	mutex_unlock(&client->follow_lock);
+}
+
+/*
  * Whole records from the cursor on. A blocking read waits until the
  * file's wake-up threshold of readings is unread (or it fell behind); an
  * O_NONBLOCK one returns whatever is unread, or -EAGAIN.
@@ -358,6 +378,8 @@ static ssize_t seqring_read(struct file *file, char __user *buf,
 	ret = mutex_lock_interruptible(&client->read_lock);
 	if (ret)
 		return ret;
+	if (!nonblock)
+		seqring_client_follow(client);
 	for (;;) {
 		if (!nonblock) {
 			ret = wait_event_interruptible(client->sr->ring.wait,
@@ -390,6 +412,7 @@ static __poll_t seqring_poll(struct file *file, poll_table *wait)
 	if (!(file->f_mode & FMODE_READ))
 		return mask;
 
+	seqring_client_follow(client);
 	poll_wait(file, &ring->wait, wait);
 	if (!seqring_cursor_state(ring, READ_ONCE(client->cursor), &unread))
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLPRI;
@@ -516,7 +539,7 @@ void seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr)
 		seqring_seq_escape(m, client->comm);
 		seq_putc(m, ' ');
 		seq_file_path(m, client->file, " \t\n\\");
-		seq_printf(m, " %lld\n", atomic64_read(&client->pushed));
+		seq_printf(m, " %llu\n", READ_ONCE(client->pushed));
 	}
 	mutex_unlock(&sr->clients_lock);
 }

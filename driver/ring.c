@@ -116,6 +116,7 @@ int seqring_ring_init(struct seqring_ring *ring, u32 capacity)
 	ring->dropped = 0;
 	ring->cleared = 0;
 	init_waitqueue_head(&ring->wait);
+	atomic_set(&ring->streamers, 0);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
@@ -252,12 +253,41 @@ seqring_ring_store(struct seqring_ring *ring, struct seqring_slots *slots,
 }
 
 /*
+ * Store @next as next_seq, which makes the readings before it visible, and
+ * tell whether a stream reader may be waiting for them.
+ *
+ * Most pushes have no stream reader to wake, and the usual check for one,
+ * wq_has_sleeper(), costs a full barrier on every push. So readers that
+ * wait first register in ring->streamers and then wait for an RCU grace
+ * period (seqring_ring_follow()): a push whose store and read here (an
+ * RCU-sched read-side section) began before that grace period ended is
+ * seen by the reader when it checks for readings before sleeping; any
+ * later push sees the reader registered and takes the barrier. A push
+ * with no reader registered pays for neither.
+ */
+static __always_inline bool seqring_ring_set_next(struct seqring_ring *ring,
+						  u64 next)
+{
+	bool follow;
+
+	rcu_read_lock_sched();
+	/* Slots and oldest_seq first: pairs with the acquire in ring_copy(). */
+	smp_store_release(&ring->next_seq, next);
+	follow = atomic_read(&ring->streamers);
+	rcu_read_unlock_sched();
+	return follow;
+}
+
+/*
  * Make readings up to @next visible at once; any that never got a slot
  * (a batch larger than the ring) count as dropped. write_lock held.
+ * Returns whether a stream reader may need a wake-up.
  */
-static void seqring_ring_publish(struct seqring_ring *ring,
+static bool seqring_ring_publish(struct seqring_ring *ring,
 				 struct seqring_slots *slots, u64 next)
 {
+	bool follow;
+
 	u64 oldest = ring->oldest_seq;
 
 	if (next > slots->capacity && next - slots->capacity > oldest)
@@ -266,16 +296,39 @@ static void seqring_ring_publish(struct seqring_ring *ring,
 	write_seqcount_begin(&ring->stats_seq);
 	ring->dropped += oldest - ring->oldest_seq;
 	WRITE_ONCE(ring->oldest_seq, oldest);
-	/* Slots and oldest_seq first: pairs with the acquire in ring_copy(). */
-	smp_store_release(&ring->next_seq, next);
+	follow = seqring_ring_set_next(ring, next);
 	write_seqcount_end(&ring->stats_seq);
+	return follow;
 }
 
-/* Stream readers sleep on ring->wait; most pushes find nobody there. */
+/* Stream readers sleep on ring->wait. */
 static void seqring_ring_wake(struct seqring_ring *ring)
 {
 	if (wq_has_sleeper(&ring->wait))
 		wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/**
+ * seqring_ring_follow - register a stream reader before it first waits
+ * @ring: the ring
+ *
+ * After this returns, every push either made its readings visible to the
+ * caller already or will wake the ring's wait queue (see
+ * seqring_ring_set_next()). Sleeps for an RCU grace period.
+ */
+void seqring_ring_follow(struct seqring_ring *ring)
+{
+	atomic_inc(&ring->streamers);
+	synchronize_rcu();
+}
+
+/**
+ * seqring_ring_unfollow - a reader registered by seqring_ring_follow() goes
+ * @ring: the ring
+ */
+void seqring_ring_unfollow(struct seqring_ring *ring)
+{
+	atomic_dec(&ring->streamers);
 }
 
 /*
@@ -290,6 +343,7 @@ static void seqring_ring_wake(struct seqring_ring *ring)
  * @ring: the ring
  * @r: readings checked by seqring_readings_prepare()
  * @n: number of readings
+ * @pushed: if not NULL, a counter that grows by @n under the ring's lock
  *
  * The readings become visible to readers all at once, and a concurrent
  * seqring_ring_clear() comes before or after all of them. When @n exceeds
@@ -297,11 +351,13 @@ static void seqring_ring_wake(struct seqring_ring *ring)
  * their sequence numbers and count as dropped. Sleeps.
  */
 void seqring_ring_push(struct seqring_ring *ring,
-		       const struct seqring_reading *r, unsigned int n)
+		       const struct seqring_reading *r, unsigned int n,
+		       u64 *pushed)
 {
 	struct seqring_slots *slots;
 	u64 seq, next;
 	unsigned int i, skip = 0;
+	bool follow;
 
 	mutex_lock(&ring->write_lock);
 	slots = seqring_ring_slots(ring);
@@ -320,9 +376,12 @@ void seqring_ring_push(struct seqring_ring *ring,
 		if (!((i + 1) % SEQRING_PUSH_CHUNK))
 			cond_resched();
 	}
-	seqring_ring_publish(ring, slots, next);
+	follow = seqring_ring_publish(ring, slots, next);
+	if (pushed)
+		WRITE_ONCE(*pushed, *pushed + n);
 	mutex_unlock(&ring->write_lock);
-	seqring_ring_wake(ring);
+	if (follow)
+		seqring_ring_wake(ring);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 
@@ -330,6 +389,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
  * seqring_ring_push_one - check and append one reading
  * @ring: the ring
  * @r: kernel copy of a reading from userspace
+ * @pushed: if not NULL, a counter that grows by one under the ring's lock
  *
  * seqring_readings_prepare() and seqring_ring_push() for a single reading,
  * the PUSH ioctl, in one call: at about one system call per reading, calls
@@ -338,10 +398,11 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
  * Return: 0, or -EINVAL as seqring_readings_prepare() (nothing stored).
  */
 int seqring_ring_push_one(struct seqring_ring *ring,
-			  struct seqring_reading *r)
+			  struct seqring_reading *r, u64 *pushed)
 {
 	struct seqring_slots *slots;
 	u64 now = 0, seq;
+	bool follow;
 	int ret;
 
 	ret = seqring_reading_prepare(r, &now);
@@ -363,11 +424,13 @@ int seqring_ring_push_one(struct seqring_ring *ring,
 		smp_wmb();
 	}
 	seqring_ring_store(ring, slots, r, seq);
-	/* As in seqring_ring_publish(). */
-	smp_store_release(&ring->next_seq, seq + 1);
+	follow = seqring_ring_set_next(ring, seq + 1);
 	write_seqcount_end(&ring->stats_seq);
+	if (pushed)
+		WRITE_ONCE(*pushed, *pushed + 1);
 	mutex_unlock(&ring->write_lock);
-	seqring_ring_wake(ring);
+	if (follow)
+		seqring_ring_wake(ring);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);

@@ -58,6 +58,8 @@ struct seqring_slots {
  * @dropped: readings overwritten because the ring was full
  * @cleared: readings discarded by seqring_ring_clear()
  * @wait: stream readers waiting for pushes
+ * @streamers: stream readers registered by seqring_ring_follow(); a push
+ *	checks @wait only when there is one
  *
  * Writers change @next_seq, @oldest_seq, @dropped and @cleared under
  * @write_lock and inside @stats_seq write sections; readers of readings
@@ -75,6 +77,7 @@ struct seqring_ring {
 	u64 dropped;
 	u64 cleared;
 	wait_queue_head_t wait;
+	atomic_t streamers;
 };
 
 /**
@@ -122,9 +125,12 @@ int seqring_ring_init(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
 void seqring_ring_push(struct seqring_ring *ring,
-		       const struct seqring_reading *r, unsigned int n);
+		       const struct seqring_reading *r, unsigned int n,
+		       u64 *pushed);
 int seqring_ring_push_one(struct seqring_ring *ring,
-			  struct seqring_reading *r);
+			  struct seqring_reading *r, u64 *pushed);
+void seqring_ring_follow(struct seqring_ring *ring);
+void seqring_ring_unfollow(struct seqring_ring *ring);
 int seqring_ring_clear(struct seqring_ring *ring);
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st);

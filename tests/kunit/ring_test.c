@@ -86,7 +86,7 @@ static void push_singles(struct kunit *test, struct seqring_ring *ring,
 
 	for (i = first; i < first + n; i++) {
 		make_reading(&r, i);
-		KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), 0);
+		KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
 	}
 }
 
@@ -101,7 +101,7 @@ static void push_batch(struct kunit *test, struct seqring_ring *ring,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
 	for (i = 0; i < n; i++)
 		make_reading(&r[i], first + i);
-	seqring_ring_push(ring, r, n);
+	seqring_ring_push(ring, r, n, NULL);
 }
 
 /* The slot array; the tests run alone, so no lock or RCU is needed. */
@@ -364,16 +364,16 @@ static void ring_test_push_one_refuses(struct kunit *test)
 	push_singles(test, ring, 1, 2);
 	make_reading(&r, 3);
 	r.flags = 4;
-	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), -EINVAL);
 	make_reading(&r, 3);
 	memset(r.label, '#', sizeof(r.label));
-	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), -EINVAL);
 	expect_stats(test, ring, 2, 2, 0, 0, 1, 2);
 
 	/* A zero timestamp is stamped. */
 	make_reading(&r, 3);
 	r.timestamp_ns = 0;
-	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r), 0);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
 	KUNIT_EXPECT_NE(test, r.timestamp_ns, 0ULL);
 	expect_stats(test, ring, 3, 3, 0, 0, 1, 3);
 }
