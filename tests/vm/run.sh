@@ -27,7 +27,8 @@
 #
 # Environment:
 #   KERNEL             image to boot (default /boot/vmlinuz-$(tests/vm/kver.sh))
-#   VM_MEM             guest memory in MiB (default 1024)
+#   VM_MEM             guest memory in MiB (default 1280: enough for the
+#                      largest ring, 16M readings of 48 bytes, in 05-load)
 #   VM_SMP             guest CPUs (default 2)
 #   VM_TIMEOUT         seconds before the whole VM is killed (default 600)
 #   VM_SCRIPT_TIMEOUT  seconds each guest script may run (default 120)
@@ -145,7 +146,7 @@ start=$(date +%s)
 # -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU.
 # -nodefaults: no NIC, VGA or option ROMs to emulate and load.
 timeout -k 10 "$vm_timeout" qemu-system-x86_64 \
-	-accel tcg -smp "${VM_SMP:-2}" -m "${VM_MEM:-1024}" \
+	-accel tcg -smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-kernel "$boot" -initrd "$initrd" -append "$append" \
 	-serial "file:$console" -serial "file:$tap" </dev/null
