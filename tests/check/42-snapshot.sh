@@ -10,7 +10,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 9
+plan 10
 
 check_load "load seqring.ko capacity=64" capacity=64
 
@@ -59,11 +59,19 @@ sleep 1
 $pin_r cat "$PROC" >"$T/cat" &
 cpid=$!
 if wait_gone "$cpid" 60; then
-	ok "cat /proc/seqring ends while a writer outruns it ($(wc -l <"$T/cat") lines)"
+	ok "cat /proc/seqring ends while a writer outruns it"
 else
 	kill -KILL "$cpid"
 	not_ok "cat /proc/seqring ends while a writer outruns it" \
 		"expected cat to end within 60 s, it was still reading ($(wc -l <"$T/cat") lines so far)"
+fi
+# Only readings up to the newest at its open, so at most a ring's worth.
+lines=$(sed 1d "$T/cat" | wc -l)
+if [ "$lines" -le 65536 ]; then
+	ok "... after at most 65536 readings, the ring's worth at its open ($lines)"
+else
+	not_ok "... after at most 65536 readings, the ring's worth at its open" \
+		"expected at most 65536 lines, got $lines: the listing went on past the newest reading of its open"
 fi
 stop_pid "$wpid"
 diag "the writer pushed $(stat_get total) readings"

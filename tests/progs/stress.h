@@ -98,9 +98,10 @@ static inline void stress_reading(struct seqring_reading *r, unsigned int id,
 }
 
 /*
- * The listing's form of a label: space, tab, newline and backslash as
- * three-digit octal escapes, other bytes as they are, "-" when empty.
- * @out needs 4 * SEQRING_LABEL_LEN + 1 bytes.
+ * The listing's form of a label: every byte that is not printable ASCII
+ * (0x00-0x20, 0x7f, 0x80-0xff) and the backslash as three-digit octal
+ * escapes, other bytes as they are; "-" when empty, and "\055" for a label
+ * that is "-" itself. @out needs 4 * SEQRING_LABEL_LEN + 1 bytes.
  */
 static inline void stress_escape(const char *label, char *out)
 {
@@ -110,10 +111,14 @@ static inline void stress_escape(const char *label, char *out)
 		strcpy(out, "-");
 		return;
 	}
+	if (!strcmp(label, "-")) {
+		strcpy(out, "\\055");
+		return;
+	}
 	for (i = 0; i < SEQRING_LABEL_LEN && label[i]; i++) {
 		unsigned char c = (unsigned char)label[i];
 
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\\') {
+		if (c <= ' ' || c >= 0x7f || c == '\\') {
 			sprintf(out, "\\%03o", c);
 			out += 4;
 		} else {

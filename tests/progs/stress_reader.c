@@ -35,10 +35,11 @@
  *   pread() a byte at half of it, and print how long each call took.
  *
  * -u: the module may be unloaded meanwhile. Then read() failing with EIO
- * (an open /proc file whose entry is removed; in cat mode also ENODEV, an
- * open sysfs file whose device is removed) and open() failing with ENOENT,
+ * (an open /proc file whose entry is removed) or ENODEV (a walk ended by
+ * the unload; in cat mode also an open sysfs file whose device is removed) and open() failing with ENOENT,
  * ENODEV or ENXIO end the run without error, and lseek() may fail with
- * EINVAL (a removed /proc entry) if the next read() fails with EIO.
+ * EINVAL (a removed /proc entry) or ENODEV (a walk ended by the unload)
+ * if the next read() fails with EIO.
  *
  * stream and cat print "ready" after their first read. All modes print a
  * summary line of figures; problems are printed as "# " lines (the first
@@ -419,7 +420,8 @@ static int do_stream(int argc, char **argv)
 					       got, got < 0 ? errname(errno) : "no error");
 				}
 				/* A failed lseek changes nothing. */
-			} else if (got == -1 && unload_ok && errno == EINVAL) {
+			} else if (got == -1 && unload_ok &&
+				   (errno == EINVAL || errno == ENODEV)) {
 				pending_eio = true;
 			} else if (got != want) {
 				st.bad_seeks++;
@@ -443,8 +445,9 @@ static int do_stream(int argc, char **argv)
 		if (n < 0) {
 			int e = errno;
 
-			if (unload_ok && e == EIO) {
-				end = "EIO";
+			/* ENODEV: a walk ended by the unload. */
+			if (unload_ok && (e == EIO || e == ENODEV)) {
+				end = errname(e);
 				break;
 			}
 			count_errno(&st, e);
@@ -454,7 +457,7 @@ static int do_stream(int argc, char **argv)
 			break;
 		}
 		if (pending_eio) {
-			report("lseek failed with EINVAL but the next read() worked");
+			report("lseek failed with EINVAL or ENODEV but the next read() worked");
 			pending_eio = false;
 		}
 		if (!ready) {
@@ -471,7 +474,8 @@ static int do_stream(int argc, char **argv)
 					lines += c.lines;
 					checker_reset(&c, true);
 					pos = 0;
-				} else if (!(unload_ok && errno == EINVAL)) {
+				} else if (!(unload_ok &&
+					     (errno == EINVAL || errno == ENODEV))) {
 					report("lseek to 0: %s", errname(errno));
 				}
 			} else {
