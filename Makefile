@@ -23,7 +23,8 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel check-fresh check-kernels
+	check-planted debug-kernel check-fresh check-kernels install install-tools \
+	install-dkms uninstall uninstall-dkms sign deb check-packages
 
 all: modules tool progs
 
@@ -66,8 +67,19 @@ help:
 	@echo "           too), each built in its own Debian suite's root and"
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
+	@echo "  install  install the modules for KVER (modules_install, depmod)"
+	@echo "  install-tools  install the tool, man pages, header, udev rule,"
+	@echo "           sysusers.d entry, modprobe.d/modules-load.d examples"
+	@echo "  install-dkms   copy the DKMS sources to /usr/src/seqring-VERSION"
+	@echo "           and have DKMS build and install them"
+	@echo "  uninstall      remove what install and install-tools installed"
+	@echo "  uninstall-dkms remove the DKMS module and its sources"
+	@echo "  sign     sign the built modules: make sign KEY=key.pem CERT=cert.pem"
+	@echo "  deb      build the Debian packages into build/deb/"
+	@echo "  check-packages  test the packages, DKMS and make install (TAP)"
 	@echo "  clean    remove build products"
-	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
+	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots),"
+	@echo "  DESTDIR, PREFIX (default /usr/local), KVER (kernel to install for)"
 
 deps:
 	tests/vm/deps.sh
@@ -87,8 +99,12 @@ $(CHECKPATCH):
 		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch'
 
+# driver/compat.h is where version checks belong: there only, checkpatch
+# is told to accept them.
 lint: $(CHECKPATCH)
-	$(CHECKPATCH) --strict --no-tree --quiet -f $(LINT_FILES)
+	$(CHECKPATCH) --strict --no-tree --quiet -f $(filter-out driver/compat.h,$(LINT_FILES))
+	$(CHECKPATCH) --strict --no-tree --quiet -f \
+		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON driver/compat.h
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee build/lint.log
 	@! grep -E 'warning:|error:' build/lint.log
 
@@ -148,3 +164,139 @@ check-kernels: deps
 check-planted: debug-kernel
 	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \
 		tests/debug/planted-bugs.sh
+
+# --- installing ---------------------------------------------------------------
+# The layout is described in README.md ("Install"), and
+# tests/packages/10-make-install.sh checks it file by file. Only `install`
+# and `install-dkms` need a kernel; every path below honours DESTDIR.
+
+SEQRING_VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+INCLUDEDIR ?= $(PREFIX)/include
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
+# the administrator's own go to /etc.
+ifeq ($(PREFIX),/usr)
+  UDEVRULESDIR ?= /usr/lib/udev/rules.d
+  SYSUSERSDIR ?= /usr/lib/sysusers.d
+else
+  UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+  SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
+endif
+# Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
+# where kbuild puts external modules by default.
+INSTALL_MOD_DIR ?= extra
+
+# modules_install would sign with the kernel build's own key, which a
+# headers package does not ship (Debian's: an SSL error); signing is `make
+# sign`'s job, with a key you name. It also skips depmod (no System.map in
+# a headers package): depmod runs here, on the real system only; a staged
+# tree (DESTDIR) gets it on its target.
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) CONFIG_MODULE_SIG_ALL= \
+		modules_install
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# The tool is built for the C library (it is statically linked only for
+# the test VM), so build it afresh: `make tool` links it -static.
+install-tools:
+	$(MAKE) -C tools clean
+	$(MAKE) -C tools STATIC=0
+	install -D -m 0755 tools/seqringctl $(DESTDIR)$(SBINDIR)/seqringctl
+	install -D -m 0644 tools/seqringctl.8 $(DESTDIR)$(MANDIR)/man8/seqringctl.8
+	install -D -m 0644 doc/seqring.4 $(DESTDIR)$(MANDIR)/man4/seqring.4
+	install -D -m 0644 include/uapi/linux/seqring.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
+	install -D -m 0644 udev-rules/60-seqring.rules \
+		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules
+	install -D -m 0644 conf/sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/seqring.conf
+	install -D -m 0644 conf/modprobe.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf
+	install -D -m 0644 conf/modules-load.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
+	install -D -m 0644 tools/seqringctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
+	@echo "To create the group now: systemd-sysusers" \
+		"$(SYSUSERSDIR)/seqring.conf (or groupadd --system seqring)"
+
+# Files only: directories may hold other packages' files.
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/seqring.ko* \
+		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko*
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	rm -f $(DESTDIR)$(SBINDIR)/seqringctl \
+		$(DESTDIR)$(MANDIR)/man8/seqringctl.8 \
+		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
+		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
+		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
+		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf \
+		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
+
+# What DKMS needs to build both modules: dkms.conf reads VERSION and
+# KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
+# same tree. Without DESTDIR, DKMS then builds and installs the modules for
+# KVER; it builds them for each kernel installed later by itself
+# (AUTOINSTALL), and `dkms autoinstall -k VERSION` does it for any other.
+DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
+	include/uapi/linux/seqring.h
+DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
+
+install-dkms:
+	for f in $(DKMS_SRC); do \
+		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
+	done
+ifeq ($(DESTDIR),)
+	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)
+	dkms install seqring/$(SEQRING_VERSION) -k $(KVER)
+endif
+
+uninstall-dkms:
+	-dkms remove seqring/$(SEQRING_VERSION) --all
+	rm -rf $(DKMS_DIR)
+
+# Sign the built modules as kbuild does (scripts/sign-file), for a kernel
+# that enforces signatures (Secure Boot). KEY: private key (PEM, or a
+# PKCS#11 URI); CERT: its X.509 certificate (PEM or DER; default KEY, for a
+# PEM file holding both, like kbuild's certs/signing_key.pem).
+SIGN_HASH ?= sha256
+SIGN_FILE ?= $(KDIR)/scripts/sign-file
+
+sign: modules
+	@test -n "$(KEY)" || { echo "usage: make sign KEY=key.pem [CERT=cert.pem] [SIGN_HASH=sha256]" >&2; exit 2; }
+	@for m in seqring.ko sequence.ko; do \
+		if [ -n "$$(modinfo -F sig_hashalgo $$m)" ]; then \
+			echo "$$m is signed already; 'rm $$m && make modules' first" >&2; \
+			exit 1; \
+		fi; \
+		echo "  SIGN    $$m"; \
+		$(SIGN_FILE) $(SIGN_HASH) $(KEY) $(or $(CERT),$(KEY)) $$m || exit 1; \
+	done
+
+# --- Debian packages ------------------------------------------------------------
+# Builds, from a copy of the tree's files (tracked and new, not ignored, so
+# no build products), seqring-dkms_VERSION_all.deb and
+# seqring-tools_VERSION_ARCH.deb (plus the source package) into build/deb/,
+# then runs lintian on them: any error or warning fails the target
+# (debian/*.lintian-overrides hold the accepted ones, with reasons).
+DEB_OUT := build/deb
+DEB_SRC := $(DEB_OUT)/src/seqring-$(SEQRING_VERSION)
+
+deb:
+	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null || \
+		apt-get install -y --no-install-recommends debhelper dh-dkms \
+			lintian dpkg-dev build-essential
+	rm -rf $(DEB_OUT)
+	mkdir -p $(DEB_SRC)
+	git ls-files -z --cached --others --exclude-standard | \
+		xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] || continue; \
+			cp -P --parents -- "$$f" $(DEB_SRC)/ || exit 1; done' sh
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
+	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/
+	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(SEQRING_VERSION)_*.changes
+	@ls -1 $(DEB_OUT)/*.deb

@@ -19,12 +19,6 @@
 #include "seqring.h"
 
 /*
- * Readings of a batch are pushed this many at a time, so that the ring's
- * spinlock is never held for the whole of a large batch.
- */
-#define SEQRING_PUSH_CHUNK	256
-
-/*
  * Batches of up to this many readings are copied into a buffer the open
  * file keeps (160 KiB at most), not into one allocated per call: for
  * batches of a few thousand readings, allocating and zeroing (Debian has
@@ -63,7 +57,7 @@ static int seqring_open(struct inode *inode, struct file *file)
 					  misc);
 	struct seqring_client *client;
 
-	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
 		return -ENOMEM;
 
@@ -181,7 +175,6 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 	const void __user *readings;
 	struct seqring_reading *r;
 	struct seqring_batch batch;
-	unsigned int i, n;
 	bool own_buf;
 	size_t size;
 	int ret = 0;
@@ -197,8 +190,9 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 
 	/*
 	 * Copy and check the whole batch before storing any of it: a bad
-	 * reading anywhere rejects the batch, and no user memory is touched
-	 * with the ring's lock held.
+	 * reading anywhere rejects the batch. A batch that the file's buffer
+	 * cannot take gets a copy of its own, charged to the caller like
+	 * the buffer (vmemdup_user() would not charge it).
 	 */
 	readings = u64_to_user_ptr(batch.readings);
 	size = array_size(batch.count, sizeof(*r));
@@ -206,26 +200,22 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	own_buf = r;
-	if (own_buf) {
-		if (copy_from_user(r, readings, size)) {
-			ret = -EFAULT;
-			goto out;
-		}
-	} else {
-		r = vmemdup_user(readings, size);
-		if (IS_ERR(r))
-			return PTR_ERR(r);
+	if (!own_buf) {
+		r = seqring_alloc_readings(batch.count,
+					   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!r)
+			return -ENOMEM;
+	}
+	if (copy_from_user(r, readings, size)) {
+		ret = -EFAULT;
+		goto out;
 	}
 
 	ret = seqring_readings_prepare(r, batch.count);
 	if (ret)
 		goto out;
 
-	for (i = 0; i < batch.count; i += n) {
-		n = min_t(unsigned int, batch.count - i, SEQRING_PUSH_CHUNK);
-		seqring_ring_push(&client->sr->ring, &r[i], n);
-		cond_resched();
-	}
+	seqring_ring_push(&client->sr->ring, r, batch.count);
 	atomic64_add(batch.count, &client->pushed);
 
 out:
@@ -268,8 +258,7 @@ static long seqring_ioctl(struct file *file, unsigned int cmd,
 		/* Anyone allowed to write may clear; readers need the cap. */
 		if (!writable && !capable(CAP_SYS_ADMIN))
 			return -EPERM;
-		seqring_ring_clear(&client->sr->ring);
-		return 0;
+		return seqring_ring_clear(&client->sr->ring);
 	default:
 		return -ENOTTY;
 	}

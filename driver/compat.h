@@ -5,8 +5,9 @@
  * The oldest kernel supported is the one named in the KERNEL_MIN file at
  * the top of the source tree (the build and dkms.conf read it there).
  * Every entry says which kernel changed what. Feature tests (an #ifndef
- * of a macro, __has_include() of a header) come first; a version check is
- * used only where nothing else can tell, such as a renamed function.
+ * of a macro, a header that Kbuild finds or not) come first; a version check is
+ * used only where nothing else can tell, such as a renamed function
+ * (`make lint` lets checkpatch accept LINUX_VERSION_CODE in this file only).
  */
 #ifndef _SEQRING_COMPAT_H
 #define _SEQRING_COMPAT_H
@@ -16,8 +17,9 @@
 /*
  * EXPORT_SYMBOL_IF_KUNIT() and its header came with 6.2 (and 6.1.x
  * stable). Before, there is no KUnit test module to export anything to.
+ * Kbuild looks for the header (sparse has no __has_include()).
  */
-#if __has_include(<kunit/visibility.h>)
+#ifdef SEQRING_HAVE_KUNIT_VISIBILITY_H
 #include <kunit/visibility.h>
 #else
 #define EXPORT_SYMBOL_IF_KUNIT(symbol)

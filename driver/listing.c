@@ -10,112 +10,159 @@
  * resumes never sees a reading twice or out of order, and skips exactly
  * those overwritten or cleared before it got to them.
  *
- * The ring's lock is held from start() to stop(); seq_read_iter() calls
- * nothing that sleeps in between, and stop() runs even when start() found
- * nothing to show. One read() formats a buffer of records (a page, ~90
- * lines) between the two, and lseek() or pread() replay the listing from
- * the header up to the offset (seq_file's traverse()) in one
- * start()..stop(): for a big ring that is millions of records, and anyone
- * may do it on /proc/seqring. So next() steps aside, like
- * cond_resched_lock(), when a writer is waiting for the lock or the CPU is
- * wanted, and in any case every SEQRING_LISTING_BREAK records: in a guest
- * without paravirt spinlocks (QEMU's tcg, for one) spinlocks fall back to
- * test-and-set (virt_spin_lock()), whose waiters spin_is_contended() cannot
- * see. Positions being sequence numbers, the walk resumes correctly after
- * the break.
+ * start() takes the ring's walk_lock and only stop() drops it; seq_file
+ * calls stop() even when start() failed, so the iterator remembers whether
+ * it holds the lock. walk_lock keeps CLEAR and resize out of a walk and is
+ * never taken by a push: readings are copied out of the ring without a
+ * lock writers take (seqring_ring_copy()), so no reader can slow a
+ * producer down, whatever it reads or seeks.
+ *
+ * Anyone may open /proc/seqring, and lseek() or pread() replay the listing
+ * from the header up to the offset in one start()..stop() (seq_file's
+ * traverse()). So every walk is bounded and killable: it ends at the
+ * newest reading that existed when the reader began (at open, and again
+ * after each read() that returned end of file, so a reader that resumes
+ * gets what came since), calls cond_resched() for every record, ends with
+ * -EINTR on a fatal signal, and with -ENODEV when the module is going, so
+ * that an unload (proc_remove() waits for calls in progress) never waits
+ * for a deep seek.
+ *
+ * Only sequential read() gives these promises in full: a pread() or lseek()
+ * replays the listing and counts bytes, so with readings overwritten
+ * between two calls the byte offset may fall inside another line than the
+ * one it fell in before (a torn line).
  */
 
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
-#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
 
+#include "compat.h"
 #include "seqring.h"
 
-#define SEQRING_LISTING_BREAK	64	/* a power of 2 */
-
-static struct seqring_ring *seqring_listing_ring(struct seq_file *m)
+/* The held reading at or after *@pos and before the end, or NULL. */
+static void *seqring_listing_find(struct seqring_iter *it, loff_t *pos)
 {
-	struct seqring *sr = m->private;
-
-	return &sr->ring;
-}
-
-/* Readings overwritten or cleared since the reader's position are skipped. */
-static void *seqring_listing_find(struct seqring_ring *ring, loff_t *pos)
-{
-	if (*pos < ring->oldest_seq)
-		*pos = ring->oldest_seq;
-	return seqring_ring_find(ring, *pos);
+	if (*pos >= it->end ||
+	    !seqring_ring_copy(&it->sr->ring, *pos, &it->rec) ||
+	    it->rec.seq >= it->end)
+		return NULL;
+	*pos = it->rec.seq;
+	return &it->rec;
 }
 
 static void *seqring_listing_start(struct seq_file *m, loff_t *pos)
-	__acquires(&ring->lock)
 {
-	struct seqring_ring *ring = seqring_listing_ring(m);
+	struct seqring_iter *it = m->private;
+	struct seqring_ring *ring = &it->sr->ring;
 
-	spin_lock(&ring->lock);
+	if (mutex_lock_killable(&ring->walk_lock))
+		return ERR_PTR(-EINTR);
+	it->locked = true;
+
+	if (it->rescan) {
+		it->end = seqring_ring_next_seq(ring);
+		it->rescan = false;
+	}
 	if (!*pos)
 		return SEQ_START_TOKEN;
-	return seqring_listing_find(ring, pos);
+	return seqring_listing_find(it, pos);
 }
 
 static void *seqring_listing_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	struct seqring_ring *ring = seqring_listing_ring(m);
+	struct seqring_iter *it = m->private;
 
-	if (v == SEQ_START_TOKEN) {
-		*pos = ring->oldest_seq;
-	} else if (!(++*pos & (SEQRING_LISTING_BREAK - 1)) ||
-		   spin_is_contended(&ring->lock) || need_resched()) {
-		/* Not spin_needbreak(): that needs CONFIG_PREEMPTION. */
-		spin_unlock(&ring->lock);
-		cond_resched();
-		spin_lock(&ring->lock);
-	}
-	return seqring_listing_find(ring, pos);
+	++*pos;
+	if (READ_ONCE(it->sr->dying))
+		return ERR_PTR(-ENODEV);
+	if (fatal_signal_pending(current))
+		return ERR_PTR(-EINTR);
+	cond_resched();
+	return seqring_listing_find(it, pos);
 }
 
 static void seqring_listing_stop(struct seq_file *m, void *v)
-	__releases(&ring->lock)
 {
-	struct seqring_ring *ring = seqring_listing_ring(m);
+	struct seqring_iter *it = m->private;
 
-	spin_unlock(&ring->lock);
+	if (it->locked) {
+		it->locked = false;
+		mutex_unlock(&it->sr->ring.walk_lock);
+	}
+}
+
+/*
+ * Bytes printed as an octal escape: everything but printable ASCII, and the
+ * backslash that starts an escape. What is left never splits a record or a
+ * field and cannot drive a terminal.
+ */
+static bool seqring_needs_escape(unsigned char c)
+{
+	return c <= ' ' || c >= 0x7f || c == '\\';
 }
 
 /**
  * seqring_seq_escape - print a label or command name as one field
  * @m: seq_file to print into
- * @s: NUL-terminated string
+ * @s: NUL-terminated string of at most %SEQRING_LABEL_LEN - 1 bytes
  *
- * Whitespace and backslashes are octal-escaped so that a record stays on
- * one line and splits on spaces; an empty string prints as "-".
+ * Space, control characters, DEL, bytes from 0x80 and backslash come out
+ * as \ooo (three octal digits). An empty string prints as "-", and a string
+ * that is "-" itself as "\055", so the two stay apart.
  */
 void seqring_seq_escape(struct seq_file *m, const char *s)
 {
-	static const char esc[] = " \t\n\\";
+	char buf[4 * SEQRING_LABEL_LEN];
+	const unsigned char *p = (const unsigned char *)s;
+	char *o = buf;
 
-	/* seq_escape() looks at every byte; most labels need nothing. */
-	if (!*s)
+	if (!*p) {
 		seq_putc(m, '-');
-	else if (strpbrk(s, esc))
-		seq_escape(m, s, esc);
-	else
+		return;
+	}
+	if (!strcmp(s, "-")) {
+		seq_puts(m, "\\055");
+		return;
+	}
+	while (*p && !seqring_needs_escape(*p))
+		p++;
+	/* Most labels need nothing: no copy. */
+	if (!*p) {
 		seq_puts(m, s);
+		return;
+	}
+
+	for (p = (const unsigned char *)s;
+	     *p && o + 4 <= buf + sizeof(buf); p++) {
+		if (seqring_needs_escape(*p)) {
+			*o++ = '\\';
+			*o++ = '0' + (*p >> 6);
+			*o++ = '0' + ((*p >> 3) & 7);
+			*o++ = '0' + (*p & 7);
+		} else {
+			*o++ = *p;
+		}
+	}
+	seq_write(m, buf, o - buf);
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_seq_escape);
 
 static int seqring_listing_show(struct seq_file *m, void *v)
 {
-	const struct seqring_reading *r = v;
+	const struct seqring_record *rec = v;
+	const struct seqring_reading *r = &rec->reading;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "# SEQ TIMESTAMP_NS CHANNEL VALUE LABEL\n");
 		return 0;
 	}
 
-	/* seq_file passes @v at position m->index: its sequence number. */
-	seq_put_decimal_ull(m, "", m->index);
+	seq_put_decimal_ull(m, "", rec->seq);
 	seq_put_decimal_ull(m, " ", r->timestamp_ns);
 	seq_put_decimal_ull(m, " ", r->channel);
 	/* 6.1's seq_put_decimal_ll() prints S64_MIN as "-0": negate in u64. */
@@ -129,32 +176,79 @@ static int seqring_listing_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations seqring_listing_sops = {
+const struct seq_operations seqring_listing_sops = {
 	.start	= seqring_listing_start,
 	.next	= seqring_listing_next,
 	.stop	= seqring_listing_stop,
 	.show	= seqring_listing_show,
 };
+EXPORT_SYMBOL_IF_KUNIT(seqring_listing_sops);
 
 /**
  * seqring_listing_open_dev - open the readings listing of a device
  * @file: file being opened
  * @sr: the device
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENODEV while the module is still loading (or going), or
+ * -ENOMEM.
  */
 int seqring_listing_open_dev(struct file *file, struct seqring *sr)
 {
-	struct seq_file *m;
-	int ret;
+	struct seqring_iter *it;
 
-	ret = seq_open(file, &seqring_listing_sops);
-	if (ret)
-		return ret;
+	/* Pairs with the smp_store_release() at the end of init. */
+	if (!smp_load_acquire(&sr->ready) || READ_ONCE(sr->dying))
+		return -ENODEV;
 
-	m = file->private_data;
-	m->private = sr;
+	it = __seq_open_private(file, &seqring_listing_sops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->sr = sr;
+	it->end = seqring_ring_next_seq(&sr->ring);
 	return 0;
+}
+
+/**
+ * seqring_listing_read_iter - read() of the listing
+ * @iocb: the read
+ * @to: where the text goes
+ *
+ * seq_read_iter(), noting an end of file: the next walk then reaches as
+ * far as the readings held by then.
+ *
+ * Return: as seq_read_iter().
+ */
+ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct seq_file *m = iocb->ki_filp->private_data;
+	struct seqring_iter *it = m->private;
+	ssize_t ret;
+
+	ret = seq_read_iter(iocb, to);
+	if (!ret && iov_iter_count(to)) {
+		/* start() reads it under the same lock. */
+		mutex_lock(&m->lock);
+		it->rescan = true;
+		mutex_unlock(&m->lock);
+	}
+	return ret;
+}
+
+/* debugfs proxies .read but not .read_iter: the same through seq_read(). */
+static ssize_t seqring_listing_read(struct file *file, char __user *buf,
+				    size_t size, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct seqring_iter *it = m->private;
+	ssize_t ret;
+
+	ret = seq_read(file, buf, size, ppos);
+	if (!ret && size) {
+		mutex_lock(&m->lock);
+		it->rescan = true;
+		mutex_unlock(&m->lock);
+	}
+	return ret;
 }
 
 /* debugfs keeps the file's data in i_private on every kernel. */
@@ -166,7 +260,7 @@ static int seqring_listing_open(struct inode *inode, struct file *file)
 const struct file_operations seqring_listing_fops = {
 	.owner		= THIS_MODULE,
 	.open		= seqring_listing_open,
-	.read		= seq_read,
+	.read		= seqring_listing_read,
 	.llseek		= seq_lseek,
-	.release	= seq_release,
+	.release	= seq_release_private,
 };

@@ -44,22 +44,28 @@ static int __init seqring_init(void)
 		goto err_free_dev;
 	}
 
+	/*
+	 * Steps that can fail come first, the last of them misc_register():
+	 * a load that fails must leave no file open, and open files of
+	 * /dev/seqring would pin a module that is about to be freed.
+	 * /proc/seqring has to exist by then, but refuses to open until
+	 * sr->ready; debugfs cannot fail and comes last.
+	 */
 	ret = seqring_procfs_init(sr);
 	if (ret)
 		goto err_free_ring;
 
-	seqring_debugfs_init(sr);
-
-	/* Last: once the node exists, userspace may use all of the above. */
 	ret = seqring_chardev_register(sr);
 	if (ret)
-		goto err_remove_files;
+		goto err_remove_proc;
 
+	/* Pairs with the smp_load_acquire() in seqring_listing_open_dev(). */
+	smp_store_release(&sr->ready, true);
+	seqring_debugfs_init(sr);
 	seqring_dev = sr;
 	return 0;
 
-err_remove_files:
-	seqring_debugfs_exit(sr);
+err_remove_proc:
 	seqring_procfs_exit(sr);
 err_free_ring:
 	seqring_ring_destroy(&sr->ring);
@@ -74,6 +80,13 @@ static void __exit seqring_exit(void)
 {
 	struct seqring *sr = seqring_dev;
 
+	/*
+	 * Files of /dev/seqring and debugfs pin the module, so none is open.
+	 * /proc/seqring does not: proc_remove() waits for its calls in
+	 * progress, and a walk in progress ends at its next record once it
+	 * sees sr->dying, however deep it was seeking.
+	 */
+	WRITE_ONCE(sr->dying, true);
 	seqring_chardev_unregister(sr);
 	seqring_debugfs_exit(sr);
 	seqring_procfs_exit(sr);
@@ -85,3 +98,4 @@ module_exit(seqring_exit);
 
 MODULE_DESCRIPTION("Ring of timestamped readings shown through seq_file");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SEQRING_VERSION);

@@ -22,9 +22,9 @@ static int seqring_proc_open(struct inode *inode, struct file *file)
 
 static const struct proc_ops seqring_proc_ops = {
 	.proc_open	= seqring_proc_open,
-	.proc_read_iter	= seq_read_iter,
+	.proc_read_iter	= seqring_listing_read_iter,
 	.proc_lseek	= seq_lseek,
-	.proc_release	= seq_release,
+	.proc_release	= seq_release_private,
 };
 
 /**

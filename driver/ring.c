@@ -2,16 +2,43 @@
 /*
  * seqring - the ring of readings
  *
- * Readings live in one array of struct seqring_reading. The ring keeps only
- * two sequence numbers, the oldest held and the next to assign, and the slot
- * of the next; everything else (count, slot of a sequence number) is derived
- * from them.
+ * Writers (PUSH, PUSH_BATCH, CLEAR, resize) serialise on write_lock.
+ * Readers take no lock that a writer takes: they copy a reading out of its
+ * slot and then check that it was not overwritten meanwhile, as
+ * read_seqcount_retry() does, with the slot's own sequence number as the
+ * count (sequence numbers are never reused, so no ABA).
+ *
+ * Memory ordering. A writer storing sequence number s into a slot that
+ * held s - capacity:
+ *   1. moves oldest_seq past s - capacity (WRITE_ONCE), then smp_wmb();
+ *   2. sets slot->seq to 0, smp_wmb(), copies the reading;
+ *   3. smp_store_release(&slot->seq, s);
+ *   4. when every reading of the push is stored, smp_store_release() of
+ *      next_seq past them, so a batch becomes visible at once.
+ * A reader:
+ *   a. smp_load_acquire(&next_seq), then READ_ONCE(oldest_seq): it sees an
+ *      oldest_seq at least as new as the one stored before that next_seq;
+ *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq),
+ *      copies, smp_rmb(), READ_ONCE(slot->seq): both must be s;
+ *   c. if not, smp_rmb() and start again at a.: the writer that changed
+ *      the slot had moved oldest_seq past s before (1. pairs with c.), so
+ *      the reader moves on and never waits for that writer.
+ * A resize swaps the slot array under both locks and frees the old one
+ * after synchronize_rcu(): lockless readers copy inside rcu_read_lock().
+ *
+ * Counters (for GET_STATS, sysfs, debugfs) change only inside stats_seq
+ * write sections, short ones that never include copying readings, so a
+ * snapshot keeps total == count + dropped + cleared without a lock.
  */
 
 #include <linux/export.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/poll.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -24,6 +51,8 @@
 static_assert(sizeof(struct seqring_reading) == 40);
 static_assert(sizeof(struct seqring_batch) == 16);
 static_assert(sizeof(struct seqring_stats) == 64);
+static_assert(sizeof(struct seqring_record) == 48);
+static_assert(sizeof(struct seqring_slot) == 48);
 
 /**
  * seqring_alloc_readings - allocate an array of readings
@@ -47,28 +76,46 @@ struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_alloc_readings);
 
+/* A zeroed array: a slot whose seq is 0 holds nothing. */
+static struct seqring_slots *seqring_alloc_slots(u32 capacity)
+{
+	struct seqring_slots *slots;
+	size_t size = struct_size(slots, slot, capacity);
+
+	/* Failures are reported by the callers; no allocator splat for them. */
+	if (size <= PAGE_SIZE)
+		slots = kzalloc(size, GFP_KERNEL | __GFP_NOWARN);
+	else
+		slots = __vmalloc(size, GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO);
+	if (slots)
+		slots->capacity = capacity;
+	return slots;
+}
+
 /**
  * seqring_ring_init - allocate an empty ring
  * @ring: ring to set up
- * @capacity: number of readings it holds, at least 1
+ * @capacity: number of readings it holds, 1 to %SEQRING_CAPACITY_MAX
  *
  * Return: 0, or -ENOMEM when the slots cannot be allocated.
  */
 int seqring_ring_init(struct seqring_ring *ring, u32 capacity)
 {
-	/* A failure is reported by the caller; no allocator splat for it. */
-	ring->slots = seqring_alloc_readings(capacity,
-					     GFP_KERNEL | __GFP_NOWARN);
-	if (!ring->slots)
+	struct seqring_slots *slots = seqring_alloc_slots(capacity);
+
+	if (!slots)
 		return -ENOMEM;
 
-	spin_lock_init(&ring->lock);
-	ring->capacity = capacity;
-	ring->head = 0;
+	mutex_init(&ring->write_lock);
+	mutex_init(&ring->walk_lock);
+	seqcount_mutex_init(&ring->stats_seq, &ring->write_lock);
+	RCU_INIT_POINTER(ring->slots, slots);
 	ring->next_seq = 1;
 	ring->oldest_seq = 1;
+	ring->head = 1 % capacity;
 	ring->dropped = 0;
 	ring->cleared = 0;
+	init_waitqueue_head(&ring->wait);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
@@ -79,8 +126,10 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
  */
 void seqring_ring_destroy(struct seqring_ring *ring)
 {
-	kvfree(ring->slots);
-	ring->slots = NULL;
+	kvfree(rcu_dereference_protected(ring->slots, true));
+	RCU_INIT_POINTER(ring->slots, NULL);
+	mutex_destroy(&ring->walk_lock);
+	mutex_destroy(&ring->write_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_destroy);
 
@@ -161,44 +210,119 @@ int seqring_readings_prepare(struct seqring_reading *r, unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
 
-/* Account for @n readings just stored at the head. Lock held. */
-static void seqring_ring_advance(struct seqring_ring *ring, unsigned int n)
+static struct seqring_slots *seqring_ring_slots(struct seqring_ring *ring)
 {
-	u64 over;
-
-	ring->next_seq += n;
-	if (ring->next_seq - ring->oldest_seq > ring->capacity) {
-		over = ring->next_seq - ring->oldest_seq - ring->capacity;
-		ring->oldest_seq += over;
-		ring->dropped += over;
-	}
+	return rcu_dereference_protected(ring->slots,
+					 lockdep_is_held(&ring->write_lock));
 }
+
+/*
+ * Move oldest_seq to @oldest, counting what it passes as dropped. Before a
+ * slot that holds a reading is overwritten, readers must be able to see
+ * that the reading is gone: the barrier orders this store before the
+ * slot's (pairs with the smp_rmb() in seqring_ring_copy()).
+ */
+static void seqring_ring_drop_to(struct seqring_ring *ring, u64 oldest)
+{
+	if (oldest <= ring->oldest_seq)
+		return;
+	write_seqcount_begin(&ring->stats_seq);
+	ring->dropped += oldest - ring->oldest_seq;
+	WRITE_ONCE(ring->oldest_seq, oldest);
+	write_seqcount_end(&ring->stats_seq);
+	/* oldest_seq before the slot: pairs with smp_rmb() in ring_copy(). */
+	smp_wmb();
+}
+
+/* Store @r as sequence number @seq in the head slot. write_lock held. */
+static __always_inline void
+seqring_ring_store(struct seqring_ring *ring, struct seqring_slots *slots,
+		   const struct seqring_reading *r, u64 seq)
+{
+	struct seqring_slot *slot = &slots->slot[ring->head];
+
+	WRITE_ONCE(slot->seq, 0);
+	/* seq 0 before the reading: pairs with smp_rmb() in ring_copy(). */
+	smp_wmb();
+	slot->r = *r;
+	/* The reading before its seq: pairs with the acquire in ring_copy(). */
+	smp_store_release(&slot->seq, seq);
+	if (++ring->head == slots->capacity)
+		ring->head = 0;
+}
+
+/*
+ * Make readings up to @next visible at once; any that never got a slot
+ * (a batch larger than the ring) count as dropped. write_lock held.
+ */
+static void seqring_ring_publish(struct seqring_ring *ring,
+				 struct seqring_slots *slots, u64 next)
+{
+	u64 oldest = ring->oldest_seq;
+
+	if (next > slots->capacity && next - slots->capacity > oldest)
+		oldest = next - slots->capacity;
+
+	write_seqcount_begin(&ring->stats_seq);
+	ring->dropped += oldest - ring->oldest_seq;
+	WRITE_ONCE(ring->oldest_seq, oldest);
+	/* Slots and oldest_seq first: pairs with the acquire in ring_copy(). */
+	smp_store_release(&ring->next_seq, next);
+	write_seqcount_end(&ring->stats_seq);
+}
+
+/* Stream readers sleep on ring->wait; most pushes find nobody there. */
+static void seqring_ring_wake(struct seqring_ring *ring)
+{
+	if (wq_has_sleeper(&ring->wait))
+		wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/*
+ * Readings of a batch are copied this many at a time between two
+ * cond_resched(): write_lock is a mutex, and the batch stays invisible
+ * until seqring_ring_publish() anyway.
+ */
+#define SEQRING_PUSH_CHUNK	1024
 
 /**
  * seqring_ring_push - append prepared readings, overwriting the oldest
  * @ring: the ring
  * @r: readings checked by seqring_readings_prepare()
- * @n: number of readings; callers keep it small, as it bounds the time
- *	the lock is held
+ * @n: number of readings
+ *
+ * The readings become visible to readers all at once, and a concurrent
+ * seqring_ring_clear() comes before or after all of them. When @n exceeds
+ * the capacity only the last capacity readings are stored; the others get
+ * their sequence numbers and count as dropped. Sleeps.
  */
 void seqring_ring_push(struct seqring_ring *ring,
 		       const struct seqring_reading *r, unsigned int n)
 {
-	unsigned int left = n;
+	struct seqring_slots *slots;
+	u64 seq, next;
+	unsigned int i, skip = 0;
 
-	spin_lock(&ring->lock);
-	while (left) {
-		u32 len = min_t(u32, left, ring->capacity - ring->head);
-
-		memcpy(&ring->slots[ring->head], r, len * sizeof(*r));
-		ring->head += len;
-		if (ring->head == ring->capacity)
-			ring->head = 0;
-		r += len;
-		left -= len;
+	mutex_lock(&ring->write_lock);
+	slots = seqring_ring_slots(ring);
+	seq = ring->next_seq;
+	next = seq + n;
+	if (n > slots->capacity) {
+		skip = n - slots->capacity;
+		ring->head = (ring->head + skip) % slots->capacity;
 	}
-	seqring_ring_advance(ring, n);
-	spin_unlock(&ring->lock);
+
+	/* Everything held that these readings overwrite is gone first. */
+	seqring_ring_drop_to(ring, min(ring->next_seq,
+				       next - min_t(u64, next, slots->capacity)));
+	for (i = skip; i < n; i++) {
+		seqring_ring_store(ring, slots, &r[i], seq + i);
+		if (!((i + 1) % SEQRING_PUSH_CHUNK))
+			cond_resched();
+	}
+	seqring_ring_publish(ring, slots, next);
+	mutex_unlock(&ring->write_lock);
+	seqring_ring_wake(ring);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 
@@ -208,27 +332,31 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
  * @r: kernel copy of a reading from userspace
  *
  * seqring_readings_prepare() and seqring_ring_push() for a single reading,
- * the PUSH ioctl, in one call and with a fixed-size copy: at about one
- * system call per reading, calls are a measurable share of its cost.
+ * the PUSH ioctl, in one call: at about one system call per reading, calls
+ * are a measurable share of its cost.
  *
  * Return: 0, or -EINVAL as seqring_readings_prepare() (nothing stored).
  */
 int seqring_ring_push_one(struct seqring_ring *ring,
 			  struct seqring_reading *r)
 {
-	u64 now = 0;
+	struct seqring_slots *slots;
+	u64 now = 0, seq;
 	int ret;
 
 	ret = seqring_reading_prepare(r, &now);
 	if (ret)
 		return ret;
 
-	spin_lock(&ring->lock);
-	ring->slots[ring->head] = *r;
-	if (++ring->head == ring->capacity)
-		ring->head = 0;
-	seqring_ring_advance(ring, 1);
-	spin_unlock(&ring->lock);
+	mutex_lock(&ring->write_lock);
+	slots = seqring_ring_slots(ring);
+	seq = ring->next_seq;
+	if (seq - ring->oldest_seq >= slots->capacity)
+		seqring_ring_drop_to(ring, seq + 1 - slots->capacity);
+	seqring_ring_store(ring, slots, r, seq);
+	seqring_ring_publish(ring, slots, seq + 1);
+	mutex_unlock(&ring->write_lock);
+	seqring_ring_wake(ring);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
@@ -238,60 +366,204 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
  * @ring: the ring
  *
  * Sequence numbers are not reset, so readers positioned by sequence number
- * never see a number twice.
+ * never see a number twice. Waits for listing walks in progress (killable).
+ *
+ * Return: 0, or -EINTR on a fatal signal (nothing cleared).
  */
-void seqring_ring_clear(struct seqring_ring *ring)
+int seqring_ring_clear(struct seqring_ring *ring)
 {
-	spin_lock(&ring->lock);
-	ring->cleared += ring->next_seq - ring->oldest_seq;
-	ring->oldest_seq = ring->next_seq;
-	spin_unlock(&ring->lock);
+	if (mutex_lock_killable(&ring->walk_lock))
+		return -EINTR;
+	mutex_lock(&ring->write_lock);
+	write_seqcount_begin(&ring->stats_seq);
+	if (ring->next_seq > ring->oldest_seq) {
+		ring->cleared += ring->next_seq - ring->oldest_seq;
+		WRITE_ONCE(ring->oldest_seq, ring->next_seq);
+	}
+	write_seqcount_end(&ring->stats_seq);
+	mutex_unlock(&ring->write_lock);
+	mutex_unlock(&ring->walk_lock);
+	/* Stream readers that were behind must learn it. */
+	wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLERR | EPOLLPRI);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
+
+/**
+ * seqring_ring_resize - change the number of readings the ring holds
+ * @ring: the ring
+ * @capacity: new capacity, 1 to %SEQRING_CAPACITY_MAX
+ *
+ * The newest min(count, @capacity) readings are kept, with their sequence
+ * numbers; those that do not fit count as dropped. The new slots are
+ * allocated before any lock is taken. Listing walks are waited for
+ * (killable); pushes wait for the copy; stream readers never wait.
+ *
+ * Return: 0, -EINVAL for a capacity out of range, -ENOMEM (the ring is
+ * untouched) or -EINTR on a fatal signal.
+ */
+int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
+{
+	struct seqring_slots *old, *new;
+	u64 seq, keep;
+	u32 idx, new_idx;
+
+	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
+		return -EINVAL;
+	new = seqring_alloc_slots(capacity);
+	if (!new)
+		return -ENOMEM;
+	if (mutex_lock_killable(&ring->walk_lock)) {
+		kvfree(new);
+		return -EINTR;
+	}
+	mutex_lock(&ring->write_lock);
+	old = seqring_ring_slots(ring);
+
+	keep = ring->oldest_seq;
+	if (ring->next_seq - keep > capacity && ring->next_seq > keep)
+		keep = ring->next_seq - capacity;
+	for (seq = keep; seq < ring->next_seq; seq++) {
+		div_u64_rem(seq, old->capacity, &idx);
+		div_u64_rem(seq, capacity, &new_idx);
+		new->slot[new_idx] = old->slot[idx];
+		if (!(seq % SEQRING_PUSH_CHUNK))
+			cond_resched();
+	}
+
+	write_seqcount_begin(&ring->stats_seq);
+	if (keep > ring->oldest_seq) {
+		ring->dropped += keep - ring->oldest_seq;
+		WRITE_ONCE(ring->oldest_seq, keep);
+	}
+	rcu_assign_pointer(ring->slots, new);
+	div_u64_rem(ring->next_seq, capacity, &ring->head);
+	write_seqcount_end(&ring->stats_seq);
+	mutex_unlock(&ring->write_lock);
+	mutex_unlock(&ring->walk_lock);
+
+	synchronize_rcu();
+	kvfree(old);
+	/* A reader's wake-up threshold may now be out of reach: let it see. */
+	wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);
 
 /**
  * seqring_ring_stats - take a consistent snapshot of the counters
  * @ring: the ring
  * @st: filled in completely, reserved fields included
+ *
+ * Takes no lock a writer takes: any user can read the counters (sysfs),
+ * and pushes must not wait for them.
  */
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 {
-	memset(st, 0, sizeof(*st));
+	unsigned int start;
+	u64 next, oldest;
 
-	spin_lock(&ring->lock);
-	st->capacity = ring->capacity;
-	st->count = ring->next_seq - ring->oldest_seq;
-	st->total = ring->next_seq - 1;
-	st->dropped = ring->dropped;
-	st->cleared = ring->cleared;
-	if (st->count) {
-		st->oldest_seq = ring->oldest_seq;
-		st->newest_seq = ring->next_seq - 1;
+	memset(st, 0, sizeof(*st));
+	do {
+		start = read_seqcount_begin(&ring->stats_seq);
+		next = ring->next_seq;
+		oldest = ring->oldest_seq;
+		st->dropped = ring->dropped;
+		st->cleared = ring->cleared;
+		rcu_read_lock();
+		st->capacity = rcu_dereference(ring->slots)->capacity;
+		rcu_read_unlock();
+	} while (read_seqcount_retry(&ring->stats_seq, start));
+
+	st->total = next - 1;
+	if (next > oldest) {
+		st->count = next - oldest;
+		st->oldest_seq = oldest;
+		st->newest_seq = next - 1;
 	}
-	spin_unlock(&ring->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_stats);
 
 /**
- * seqring_ring_find - the reading with a given sequence number
- * @ring: the ring, with its lock held
- * @seq: sequence number
+ * seqring_ring_next_seq - the sequence number the next push will get
+ * @ring: the ring
  *
- * Return: the reading, valid until the lock is dropped, or NULL if @seq is
- * not held (overwritten, cleared or not yet pushed).
+ * Return: it; every reading below it that is still held is visible.
  */
-struct seqring_reading *seqring_ring_find(struct seqring_ring *ring, u64 seq)
+u64 seqring_ring_next_seq(struct seqring_ring *ring)
 {
-	u32 back;
-
-	lockdep_assert_held(&ring->lock);
-
-	if (seq < ring->oldest_seq || seq >= ring->next_seq)
-		return NULL;
-	/* 1..capacity slots behind the head, as at most capacity are held. */
-	back = ring->next_seq - seq;
-	if (back <= ring->head)
-		return &ring->slots[ring->head - back];
-	return &ring->slots[ring->capacity - (back - ring->head)];
+	/* Pairs with the release in seqring_ring_publish(). */
+	return smp_load_acquire(&ring->next_seq);
 }
-EXPORT_SYMBOL_IF_KUNIT(seqring_ring_find);
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_next_seq);
+
+/**
+ * seqring_ring_oldest_seq - the sequence number of the oldest reading held
+ * @ring: the ring
+ *
+ * Return: it, or a number >= seqring_ring_next_seq() when none is held.
+ */
+u64 seqring_ring_oldest_seq(struct seqring_ring *ring)
+{
+	return READ_ONCE(ring->oldest_seq);
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
+
+/**
+ * seqring_ring_copy - copy out the first reading held at or after @seq
+ * @ring: the ring
+ * @seq: sequence number wanted; readings before it are not looked at
+ * @rec: where the reading and its sequence number go
+ *
+ * Lockless and safe against any writer, resize included: a reading
+ * overwritten or cleared before it could be copied is skipped, and the
+ * copy never waits for a writer. Does not sleep.
+ *
+ * Return: true with @rec filled (@rec->seq >= @seq), or false when no
+ * reading at or after @seq is held.
+ */
+bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,
+		       struct seqring_record *rec)
+{
+	const struct seqring_slots *slots;
+	const struct seqring_slot *slot;
+	u64 next, oldest;
+	u32 idx;
+	bool ok;
+
+	rcu_read_lock();
+	for (;;) {
+		/* Pairs with the release in seqring_ring_publish(). */
+		next = smp_load_acquire(&ring->next_seq);
+		oldest = READ_ONCE(ring->oldest_seq);
+		if (seq < oldest)
+			seq = oldest;
+		if (seq >= next) {
+			ok = false;
+			break;
+		}
+		slots = rcu_dereference(ring->slots);
+		div_u64_rem(seq, slots->capacity, &idx);
+		slot = &slots->slot[idx];
+		/* Pairs with the release in seqring_ring_store(). */
+		if (smp_load_acquire(&slot->seq) == seq) {
+			/* Racing with a writer is expected: checked below. */
+			rec->reading = data_race(slot->r);
+			/* The copy before the check: pairs with store()'s wmb. */
+			smp_rmb();
+			if (READ_ONCE(slot->seq) == seq) {
+				rec->seq = seq;
+				ok = true;
+				break;
+			}
+		}
+		/*
+		 * Overwritten meanwhile, so oldest_seq has moved past it:
+		 * pairs with the smp_wmb() in seqring_ring_drop_to().
+		 */
+		smp_rmb();
+	}
+	rcu_read_unlock();
+	return ok;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_copy);

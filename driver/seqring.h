@@ -9,47 +9,72 @@
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
-#include <linux/spinlock.h>
+#include <linux/rcupdate.h>
+#include <linux/seqlock.h>
+#include <linux/wait.h>
 #include <linux/types.h>
 #include <linux/seqring.h>
 
 struct dentry;
+struct iov_iter;
+struct kiocb;
 struct proc_dir_entry;
 
 #define SEQRING_NAME		"seqring"
 
 /**
- * struct seqring_ring - fixed-capacity ring of readings
- * @lock: protects every field below and the contents of @slots
- * @slots: @capacity readings, one kmalloc() or vmalloc() allocation
- * @capacity: number of slots
- * @head: slot the next pushed reading goes to
+ * struct seqring_slot - one place in the ring
+ * @seq: sequence number of the reading in @r; 0 while a writer changes @r
+ * @r: the reading, as pushed and prepared
+ *
+ * 48 bytes. @seq is what lets readers copy @r without a lock: see ring.c.
+ */
+struct seqring_slot {
+	u64 seq;
+	struct seqring_reading r;
+};
+
+/**
+ * struct seqring_slots - the array of slots, replaced whole by a resize
+ * @capacity: number of slots; sequence number s lives in slot s % @capacity
+ * @slot: the slots
+ */
+struct seqring_slots {
+	u32 capacity;
+	struct seqring_slot slot[];
+};
+
+/**
+ * struct seqring_ring - a ring of readings that readers never lock
+ * @write_lock: serialises writers: pushes, CLEAR and resize
+ * @walk_lock: held by a listing from start() to stop(); CLEAR and resize
+ *	take it too, so that a walk sees neither. Never taken by a push.
+ * @stats_seq: lets counters be read as one consistent snapshot
+ * @slots: the slots; replaced under both locks, freed after RCU readers
+ * @head: slot of @next_seq (saves a division per push)
  * @next_seq: sequence number the next pushed reading gets; starts at 1
- * @oldest_seq: sequence number of the oldest reading held; equal to
- *	@next_seq when the ring is empty
+ * @oldest_seq: sequence number of the oldest reading held; held readings
+ *	are [@oldest_seq, @next_seq), empty when @oldest_seq >= @next_seq
  * @dropped: readings overwritten because the ring was full
  * @cleared: readings discarded by seqring_ring_clear()
+ * @wait: stream readers waiting for pushes
  *
- * Sequence numbers held are exactly [@oldest_seq, @next_seq), and sequence
- * number s is in slot (s - 1) % @capacity, found in O(1) by counting back
- * from @head (which saves a 64-bit division on every push). That is also why
- * the sequence number is not stored: a slot holds the validated struct
- * seqring_reading exactly as the ABI defines it, 40 bytes.
- *
- * @lock is a spinlock rather than a mutex: every critical section is a
- * bounded copy (one record, a chunk of a batch, or one seq_file buffer of
- * listing output) that never sleeps, and writers should not be put to sleep
- * behind a reader formatting one page of text.
+ * Writers change @next_seq, @oldest_seq, @dropped and @cleared under
+ * @write_lock and inside @stats_seq write sections; readers of readings
+ * read @next_seq and @oldest_seq without a lock (ring.c says in which
+ * order), readers of counters use @stats_seq.
  */
 struct seqring_ring {
-	spinlock_t lock;	/* protects all below and *slots */
-	struct seqring_reading *slots;
-	u32 capacity;
+	struct mutex write_lock;	/* serialises writers */
+	struct mutex walk_lock;		/* listing walks vs. CLEAR, resize */
+	seqcount_mutex_t stats_seq;
+	struct seqring_slots __rcu *slots;
 	u32 head;
 	u64 next_seq;
 	u64 oldest_seq;
 	u64 dropped;
 	u64 cleared;
+	wait_queue_head_t wait;
 };
 
 /**
@@ -60,6 +85,9 @@ struct seqring_ring {
  * @clients: open files of @misc, struct seqring_client
  * @debugfs_dir: /sys/kernel/debug/seqring
  * @proc_entry: /proc/seqring
+ * @ready: set once init can no longer fail; until then /proc/seqring
+ *	cannot be opened (a file of a load that fails must never be open)
+ * @dying: set when the module goes; walks in progress end at once
  */
 struct seqring {
 	struct seqring_ring ring;
@@ -68,6 +96,24 @@ struct seqring {
 	struct list_head clients;
 	struct dentry *debugfs_dir;
 	struct proc_dir_entry *proc_entry;
+	bool ready;
+	bool dying;
+};
+
+/**
+ * struct seqring_iter - one open listing (listing.c)
+ * @sr: the device
+ * @end: sequence number the walk stops before
+ * @rescan: the last read() returned end of file: take a new @end
+ * @locked: holds the ring's walk_lock (between start() and stop())
+ * @rec: the reading being shown, copied out of the ring
+ */
+struct seqring_iter {
+	struct seqring *sr;
+	u64 end;
+	bool rescan;
+	bool locked;
+	struct seqring_record rec;
 };
 
 /* ring.c */
@@ -79,9 +125,13 @@ void seqring_ring_push(struct seqring_ring *ring,
 		       const struct seqring_reading *r, unsigned int n);
 int seqring_ring_push_one(struct seqring_ring *ring,
 			  struct seqring_reading *r);
-void seqring_ring_clear(struct seqring_ring *ring);
+int seqring_ring_clear(struct seqring_ring *ring);
+int seqring_ring_resize(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st);
-struct seqring_reading *seqring_ring_find(struct seqring_ring *ring, u64 seq);
+u64 seqring_ring_next_seq(struct seqring_ring *ring);
+u64 seqring_ring_oldest_seq(struct seqring_ring *ring);
+bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,
+		       struct seqring_record *rec);
 
 /* chardev.c */
 int seqring_chardev_register(struct seqring *sr);
@@ -91,7 +141,9 @@ unsigned int seqring_chardev_nr_clients(struct seqring *sr);
 
 /* listing.c */
 extern const struct file_operations seqring_listing_fops;
+extern const struct seq_operations seqring_listing_sops;
 int seqring_listing_open_dev(struct file *file, struct seqring *sr);
+ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to);
 void seqring_seq_escape(struct seq_file *m, const char *s);
 
 /* procfs.c */

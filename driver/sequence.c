@@ -7,14 +7,25 @@
  * pieces that concatenate to the whole. start() allocates the iterator and
  * stop() frees it, as in Documentation/filesystems/seq_file.rst, in the 6.1
  * form where stop() also runs after start() failed.
+ *
+ * Anyone can open the file and seek: an lseek() or pread() to offset N
+ * makes seq_file replay every line before N in one call (traverse()), and
+ * the file has no end. So next() yields the CPU on every line, ends the
+ * walk with -EINTR on a fatal signal, and with -ENODEV once the module is
+ * going: proc_remove() at unload waits for calls in progress, and must not
+ * wait for a seek to a petabyte.
  */
 
 #include <linux/err.h>
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+
+static bool sequence_dying;
 
 static void *sequence_start(struct seq_file *m, loff_t *pos)
 {
@@ -29,8 +40,19 @@ static void *sequence_start(struct seq_file *m, loff_t *pos)
 static void *sequence_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	loff_t *spos = v;
+	int err = 0;
 
 	*pos = ++*spos;
+	if (READ_ONCE(sequence_dying))
+		err = -ENODEV;
+	else if (fatal_signal_pending(current))
+		err = -EINTR;
+	if (err) {
+		/* stop() gets the error, not the iterator: free it here. */
+		kfree(spos);
+		return ERR_PTR(err);
+	}
+	cond_resched();
 	return spos;
 }
 
@@ -66,9 +88,11 @@ module_init(sequence_init);
 
 static void __exit sequence_exit(void)
 {
+	WRITE_ONCE(sequence_dying, true);
 	proc_remove(sequence_entry);
 }
 module_exit(sequence_exit);
 
 MODULE_DESCRIPTION("Endless seekable /proc/sequence, a seq_file example");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SEQRING_VERSION);

@@ -362,7 +362,7 @@ dmesg_since() {
 # kernel problem, or match the extra extended regex ERE.
 kernel_reports() {
 	dmesg_since "$1" |
-		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall${2:+|$2}"
+		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${2:+|$2}"
 }
 
 # ---- background processes ----
@@ -397,4 +397,38 @@ stop_pid() {
 	done
 	_tap_pids=$_sp_new
 	return 0
+}
+
+# wait_gone PID SECS [TENTHS]: wait up to SECS seconds (or, with a third
+# argument, TENTHS tenths of a second) for process PID to end, and reap it.
+# Returns 0 if it ended, 1 if it is still running.
+wait_gone() {
+	_wg_i=0
+	while [ "$_wg_i" -lt "${3:-$(($2 * 10))}" ]; do
+		if ! kill -0 "$1" 2>/dev/null; then
+			wait "$1" 2>/dev/null
+			return 0
+		fi
+		sleep 0.1
+		_wg_i=$((_wg_i + 1))
+	done
+	kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null; return 0; }
+	return 1
+}
+
+# wait_line FILE REGEX SECS: wait up to SECS seconds for a line matching the
+# extended regular expression in FILE. Returns 0 once there is one.
+wait_line() {
+	_wl_i=0
+	while [ "$_wl_i" -lt $(($3 * 10)) ]; do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		_wl_i=$((_wl_i + 1))
+	done
+	grep -Eq -- "$2" "$1" 2>/dev/null
+}
+
+# ms_now: milliseconds since boot (from /proc/uptime, 10 ms resolution).
+ms_now() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }

@@ -5,8 +5,9 @@
  * Usage:
  *	seqringctl [-d DEVICE] push [-c CHANNEL] [-l LABEL] [-t NS] VALUE...
  *	seqringctl [-d DEVICE] feed [-b BATCH] [-c CHANNEL] [-v] < FILE
- *	seqringctl [-d DEVICE] stats [--json]
+ *	seqringctl [-d DEVICE] stats [--json | --format=FORMAT]
  *	seqringctl [-d DEVICE] clear
+ *	seqringctl --version
  *
  * Exit status: 0 on success, 1 if something failed at run time, 2 for a
  * usage error (nothing is sent to the device then). See seqringctl(8).
@@ -440,9 +441,77 @@ out:
 
 static const struct option stats_options[] = {
 	{ "json",	no_argument,		NULL,	'j' },
+	{ "format",	required_argument,	NULL,	'f' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };
+
+enum stats_format { STATS_TEXT, STATS_JSON, STATS_PROMETHEUS };
+
+static const char * const stats_format_names[] = {
+	[STATS_TEXT] = "text",
+	[STATS_JSON] = "json",
+	[STATS_PROMETHEUS] = "prometheus",
+};
+
+/*
+ * A Prometheus label value in double quotes: backslash, double quote and
+ * newline are escaped, as the text exposition format requires.
+ */
+static void print_label_value(const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			printf("\\n");
+		else
+			putchar(*v);
+	}
+}
+
+/*
+ * The Prometheus text format, for node_exporter's textfile collector:
+ * counters get the _total suffix, the rest are gauges, and every sample
+ * carries the device it was read from.
+ */
+static void print_stats_prometheus(const struct seqring_stats *s,
+				   const char *device)
+{
+	const struct {
+		const char *name;
+		const char *type;
+		const char *help;
+		__u64 val;
+	} metric[] = {
+		{ "seqring_capacity", "gauge",
+		  "Readings the ring holds.", s->capacity },
+		{ "seqring_readings", "gauge",
+		  "Readings held now.", s->count },
+		{ "seqring_pushed_total", "counter",
+		  "Readings pushed since the module was loaded.", s->total },
+		{ "seqring_dropped_total", "counter",
+		  "Readings overwritten because the ring was full.",
+		  s->dropped },
+		{ "seqring_cleared_total", "counter",
+		  "Readings discarded by clear.", s->cleared },
+		{ "seqring_oldest_seq", "gauge",
+		  "Sequence number of the oldest reading held, 0 if none.",
+		  s->oldest_seq },
+		{ "seqring_newest_seq", "gauge",
+		  "Sequence number of the newest reading held, 0 if none.",
+		  s->newest_seq },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric); i++) {
+		printf("# HELP %s %s\n# TYPE %s %s\n%s{device=\"",
+		       metric[i].name, metric[i].help, metric[i].name,
+		       metric[i].type, metric[i].name);
+		print_label_value(device);
+		printf("\"} %llu\n", (unsigned long long)metric[i].val);
+	}
+}
 
 static void print_stats(const struct seqring_stats *s, bool json)
 {
@@ -475,15 +544,28 @@ static void print_stats(const struct seqring_stats *s, bool json)
 static int cmd_stats(const struct command *cmd, const char *device,
 		     int argc, char **argv)
 {
+	enum stats_format format = STATS_TEXT;
 	struct seqring_stats s;
-	bool json = false;
 	int opt, fd, ret;
+	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "+jh",
+	while ((opt = getopt_long(argc, argv, "+jf:h",
 				  stats_options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			json = true;
+			format = STATS_JSON;
+			break;
+		case 'f':
+			for (i = 0; i < ARRAY_SIZE(stats_format_names); i++)
+				if (!strcmp(optarg, stats_format_names[i]))
+					break;
+			if (i == ARRAY_SIZE(stats_format_names)) {
+				fprintf(stderr,
+					"seqringctl: stats: unknown format '%s' (text, json, prometheus)\n",
+					optarg);
+				return usage_hint(cmd);
+			}
+			format = i;
 			break;
 		case 'h':
 			return cmd_help(cmd);
@@ -502,7 +584,10 @@ static int cmd_stats(const struct command *cmd, const char *device,
 	if (ret)
 		return device_error(device, "cannot read stats", ret);
 
-	print_stats(&s, json);
+	if (format == STATS_PROMETHEUS)
+		print_stats_prometheus(&s, device);
+	else
+		print_stats(&s, format == STATS_JSON);
 	return EXIT_SUCCESS;
 }
 
@@ -566,10 +651,13 @@ static const struct command commands[] = {
 	},
 	{
 		.name = "stats",
-		.synopsis = "[--json]",
+		.synopsis = "[--json | --format=FORMAT]",
 		.summary = "Print the counters of the ring.",
 		.options =
-		"  -j, --json             one JSON object instead of lines\n",
+		"  -f, --format=FORMAT    text (key: value lines), json (one\n"
+		"                         object) or prometheus (the text\n"
+		"                         exposition format)\n"
+		"  -j, --json             the same as --format=json\n",
 		.run = cmd_stats,
 	},
 	{
@@ -607,6 +695,7 @@ static void print_usage(FILE *f)
 		"Options (before COMMAND):\n"
 		"  -d, --device=DEVICE    device node (default %s)\n"
 		"  -h, --help             print this help and exit\n"
+		"  -V, --version          print the version and exit\n"
 		"\n"
 		"Commands:\n",
 		SEQRING_DEFAULT_DEVICE);
@@ -637,6 +726,7 @@ static int finish(int status)
 static const struct option main_options[] = {
 	{ "device",	required_argument,	NULL,	'd' },
 	{ "help",	no_argument,		NULL,	'h' },
+	{ "version",	no_argument,		NULL,	'V' },
 	{ NULL,		0,			NULL,	0 }
 };
 
@@ -649,7 +739,7 @@ int main(int argc, char **argv)
 
 	snprintf(prog_name, sizeof(prog_name), "seqringctl");
 	argv[0] = prog_name;
-	while ((opt = getopt_long(argc, argv, "+d:h",
+	while ((opt = getopt_long(argc, argv, "+d:hV",
 				  main_options, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -657,6 +747,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			print_usage(stdout);
+			return finish(EXIT_SUCCESS);
+		case 'V':
+			printf("seqringctl %s\n", SEQRING_VERSION);
 			return finish(EXIT_SUCCESS);
 		default:
 			return usage_hint(NULL);

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Benchmark, contention: latency of single PUSHes (p50, p99, max) while 0, 1
-# and 2 processes loop over the whole /proc/seqring listing (100k readings).
-# p99 under load against p99 idle shows how long a reader keeps the ring's
-# lock. Results go to /tmp/bench/results.csv; TAP says whether it ran.
+# and 2 processes loop over the whole /proc/seqring listing (100k readings),
+# and while 1 process loops pread() at 9/10 of it (each one replays the
+# listing up to there). The pusher runs on CPU 0, the readers on the other
+# CPU. p99 under load against p99 idle shows whether a reader makes a
+# writer wait. Results go to /tmp/bench/results.csv; TAP says whether it ran.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"

@@ -21,11 +21,14 @@
  *   fill N          push readings until the ring (capacity N) is full and
  *                   has wrapped
  *   listing N       read /proc/seqring whole (N readings held) with 4 KiB
- *                   and 64 KiB read()s; baseline: the first N lines of
- *                   /proc/sequence, read the same way
+ *                   and 64 KiB read()s; baselines: the first N lines of
+ *                   /proc/sequence, read the same way (compared per line
+ *                   and per byte), and, for N up to 100k, tracefs' trace
+ *                   holding N trace_marker entries (64 KiB read()s)
  *   contention      PUSH latency (p50, p99, max) with 0, 1 and 2 processes
- *                   looping over /proc/seqring (pusher on CPU 0, readers
- *                   on the other CPUs; one PUSH every 25 to 75 us)
+ *                   looping over /proc/seqring, and with 1 process looping
+ *                   pread() at 9/10 of it (pusher on CPU 0, readers on the
+ *                   other CPUs; one PUSH every 25 to 75 us)
  *   memory N BEFORE bytes per reading from the driver's debugfs stats, and
  *                   the Slab and VmallocUsed deltas from the copy BEFORE
  *                   of /proc/meminfo (taken before insmod) to now
@@ -558,21 +561,101 @@ struct lsubject {
 	double pass_ns[MAX_ROUNDS];
 };
 
+/* Peer of the listing: tracefs' trace with as many trace_marker entries. */
+#define TRACE_PEER_MAX	100000	/* formatting 1M trace lines takes too long */
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die("write %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/*
+ * Fill CPU 0's trace buffer with @n trace_marker entries shaped like the
+ * listing's lines (written from CPU 0, into a buffer made big enough that
+ * nothing is overwritten) and check that `trace` shows exactly @n of them.
+ * Returns false, saying why, if tracefs is not there.
+ */
+static bool trace_setup(unsigned long long n)
+{
+	char line[128], kb[32];
+	unsigned long long i, lines = 0;
+	cpu_set_t set, old;
+	int fd;
+
+	if (access(TRACING_DIR "/trace_marker", W_OK)) {
+		printf("# no %s/trace_marker (%s): trace peer not measured\n",
+		       TRACING_DIR, strerror(errno));
+		return false;
+	}
+	/* An entry is ~80 bytes with its headers; pages are not filled. */
+	snprintf(kb, sizeof(kb), "%llu", n * 160 / 1024 + 1024);
+	write_file(TRACING_DIR "/per_cpu/cpu0/buffer_size_kb", kb);
+	write_file(TRACING_DIR "/trace", "");
+	write_file(TRACING_DIR "/tracing_on", "1");
+
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity: %s", strerror(errno));
+	fd = xopen(TRACING_DIR "/trace_marker", O_WRONLY);
+	for (i = 1; i <= n; i++) {
+		int len = snprintf(line, sizeof(line),
+				   "%llu 1764755200123456789 %llu %llu kitchen\n",
+				   i, i % 8, i * 7);
+
+		if (write(fd, line, len) != len)
+			die("write trace_marker: %s", strerror(errno));
+	}
+	close(fd);
+	sched_setaffinity(0, sizeof(old), &old);
+
+	fd = xopen(TRACING_DIR "/trace", O_RDONLY);
+	for (;;) {
+		ssize_t got = read(fd, listing_buf, sizeof(listing_buf));
+		char *p = listing_buf, *end = listing_buf + (got > 0 ? got : 0);
+
+		if (got <= 0)
+			break;
+		while (p < end && (p = memmem(p, end - p, "tracing_mark_write: ", 20))) {
+			lines++;
+			p += 20;
+		}
+	}
+	close(fd);
+	if (lines != n)
+		die("trace holds %llu trace_marker entries, expected %llu", lines, n);
+	return true;
+}
+
+static void trace_cleanup(void)
+{
+	write_file(TRACING_DIR "/trace", "");
+	write_file(TRACING_DIR "/per_cpu/cpu0/buffer_size_kb", "1408");
+}
+
 static int cmd_listing(unsigned long long n)
 {
-	struct lsubject ls[4] = {
+	struct lsubject ls[5] = {
 		{ .name = "seqring.4k", .path = PROC_PATH, .bs = 4096 },
 		{ .name = "sequence.4k", .path = SEQUENCE_PATH, .bs = 4096,
 		  .limit = sequence_bytes(n) },
 		{ .name = "seqring.64k", .path = PROC_PATH, .bs = 65536 },
 		{ .name = "sequence.64k", .path = SEQUENCE_PATH, .bs = 65536,
 		  .limit = sequence_bytes(n) },
+		{ .name = "trace.64k", .path = TRACING_DIR "/trace",
+		  .bs = 65536 },
 	};
 	double rec[MAX_ROUNDS], mbs[MAX_ROUNDS], ms[MAX_ROUNDS];
+	double mbs_a[MAX_ROUNDS], mbs_b[MAX_ROUNDS];
 	unsigned long long lines, bytes, passes;
 	struct seqring_stats st;
 	char param[32], metric[NAME_LEN];
-	int rounds, r, k, i;
+	int rounds, r, k, i, nls = 4;
 	long long t;
 
 	get_stats(&st);
@@ -588,23 +671,29 @@ static int cmd_listing(unsigned long long n)
 		rounds = rounds_or(31, 9);
 	/* Short files are read several times per block. */
 	passes = n >= 20000 ? 1 : 20000 / n;
+	if (n <= TRACE_PEER_MAX && trace_setup(n))
+		nls = 5;
 
 	/* One untimed pass each: check what is read, warm up. */
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < nls; k++) {
 		lines = 0;
 		read_pass(ls[k].path, ls[k].bs, ls[k].limit, &ls[k].bytes,
 			  &lines);
-		if (lines != n + (ls[k].limit ? 0 : 1))
+		/* trace: checked by trace_setup(); it has header lines. */
+		if (k < 4 && lines != n + (ls[k].limit ? 0 : 1))
 			die("%s read %zu: %llu lines, expected %llu",
 			    ls[k].path, ls[k].bs, lines,
 			    n + (ls[k].limit ? 0 : 1));
 	}
 	printf("# %s: %llu readings, %llu bytes; %s: %llu bytes; %llu passes per block\n",
 	       PROC_PATH, n, ls[0].bytes, SEQUENCE_PATH, ls[1].bytes, passes);
+	if (nls == 5)
+		printf("# %s: %llu trace_marker entries, %llu bytes\n",
+		       ls[4].path, n, ls[4].bytes);
 
 	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < 4; k++) {
-			struct lsubject *s = &ls[(k + r) % 4];
+		for (k = 0; k < nls; k++) {
+			struct lsubject *s = &ls[(k + r) % nls];
 
 			t = 0;
 			for (i = 0; i < (int)passes; i++)
@@ -613,9 +702,11 @@ static int cmd_listing(unsigned long long n)
 			s->pass_ns[r] = (double)t / passes;
 		}
 	}
+	if (nls == 5)
+		trace_cleanup();
 
 	print_row_head();
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < nls; k++) {
 		for (r = 0; r < rounds; r++) {
 			rec[r] = n / (ls[k].pass_ns[r] / 1e9);
 			mbs[r] = ls[k].bytes / ls[k].pass_ns[r] * 1e3;
@@ -634,6 +725,19 @@ static int cmd_listing(unsigned long long n)
 		     ls[0].pass_ns, rounds);
 	record_ratio("listing", "seqring/sequence.64k", param, ls[3].pass_ns,
 		     ls[2].pass_ns, rounds);
+	/* Per byte: a seqring line is ~6 times as long as a sequence one. */
+	for (k = 0; k < 4; k += 2) {
+		for (r = 0; r < rounds; r++) {
+			mbs_a[r] = ls[k].bytes / ls[k].pass_ns[r];
+			mbs_b[r] = ls[k + 1].bytes / ls[k + 1].pass_ns[r];
+		}
+		record_ratio("listing", k ? "bytes:seqring/sequence.64k" :
+			     "bytes:seqring/sequence.4k", param, mbs_a, mbs_b,
+			     rounds);
+	}
+	if (nls == 5)
+		record_ratio("listing", "seqring/trace.64k", param,
+			     ls[4].pass_ns, ls[2].pass_ns, rounds);
 	return 0;
 }
 
@@ -645,7 +749,12 @@ struct reader_stats {
 	unsigned long long passes;
 };
 
-static void reader_loop(struct reader_stats *st, int ready_fd)
+/*
+ * A reader: with @deep 0, reads the whole listing with 4 KiB read()s, over
+ * and over (a looping cat); else pread()s 100 bytes at byte @deep, over
+ * and over (seq_file replays the listing up to @deep for each one).
+ */
+static void reader_loop(struct reader_stats *st, int ready_fd, off_t deep)
 {
 	static char buf[4096];
 	long long t0, t1;
@@ -657,7 +766,10 @@ static void reader_loop(struct reader_stats *st, int ready_fd)
 		fd = xopen(PROC_PATH, O_RDONLY);
 		do {
 			t0 = now_ns();
-			n = read(fd, buf, sizeof(buf));
+			if (deep)
+				n = pread(fd, buf, 100, deep) > 0 ? 0 : -1;
+			else
+				n = read(fd, buf, sizeof(buf));
 			t1 = now_ns();
 			st->reads++;
 			st->ns += t1 - t0;
@@ -709,12 +821,13 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /*
- * One block: @nreaders readers loop over the listing while @samples PUSHes
- * are timed one by one (fewer if they take more than @max_ns in all, but
- * at least 100). Returns p50, p99 and max in ns, the readers' mean time
- * per read() (0 without readers) and the number of PUSHes timed.
+ * One block: @nreaders readers loop over the listing (or pread() at @deep,
+ * see reader_loop()) while @samples PUSHes are timed one by one (fewer if
+ * they take more than @max_ns in all, but at least 100). Returns p50, p99
+ * and max in ns, the readers' mean time per read() (0 without readers) and
+ * the number of PUSHes timed.
  */
-static void contention_block(int fd, int nreaders, long long *lat,
+static void contention_block(int fd, int nreaders, off_t deep, long long *lat,
 			     int samples, long long max_ns, double res[5],
 			     struct reader_stats *rs)
 {
@@ -735,7 +848,7 @@ static void contention_block(int fd, int nreaders, long long *lat,
 		if (!pid[i]) {
 			close(p[0]);
 			pin_away_from_cpu0();
-			reader_loop(&rs[i], p[1]);
+			reader_loop(&rs[i], p[1], deep);
 		}
 	}
 	close(p[1]);
@@ -786,15 +899,24 @@ static void contention_block(int fd, int nreaders, long long *lat,
 	}
 }
 
+/*
+ * The blocks of a round: no reader (the baseline), 1 and 2 readers looping
+ * over the whole listing, 1 reader looping pread() deep into it.
+ */
+#define NCONF	4
+static const char * const kparam[NCONF] = { "0", "1", "2", "pread" };
+static const int kreaders[NCONF] = { 0, 1, 2, 1 };
+
 static int cmd_contention(void)
 {
-	static const char * const kparam[] = { "0", "1", "2" };
-	double v[3][5][MAX_ROUNDS];
+	double v[NCONF][5][MAX_ROUNDS];
 	int rounds, samples, r, k, j, fd;
+	unsigned long long size;
 	long long max_ns;
 	struct reader_stats *rs;
 	struct seqring_stats st;
 	long long *lat;
+	off_t deep;
 
 	rounds = rounds_or(9, 3);
 	samples = quick ? 3000 : 10000;
@@ -807,19 +929,25 @@ static int cmd_contention(void)
 	get_stats(&st);
 	if (!st.count)
 		die("the ring is empty (run fill)");
-	printf("# %llu readings held, up to %d pushes timed per block (%.1f s)\n",
-	       (unsigned long long)st.count, samples, max_ns / 1e9);
+	read_pass(PROC_PATH, LISTING_BUF, 0, &size, NULL);
+	deep = (off_t)(size / 10 * 9);
+	printf("# %llu readings held (%llu bytes), deep pread() at %lld\n",
+	       (unsigned long long)st.count, size, (long long)deep);
+	printf("# up to %d pushes timed per block (%.1f s)\n", samples,
+	       max_ns / 1e9);
 	pin_to_cpu0();
 
 	fd = xopen(DEV_PATH, O_RDWR);
 	/* Warm up. */
-	contention_block(fd, 0, lat, samples, max_ns, v[0][0], rs);
+	contention_block(fd, 0, 0, lat, samples, max_ns, v[0][0], rs);
 	for (r = 0; r < rounds; r++) {
-		for (j = 0; j < 3; j++) {
+		for (j = 0; j < NCONF; j++) {
 			double res[5];
 
-			k = (j + r) % 3;
-			contention_block(fd, k, lat, samples, max_ns, res, rs);
+			k = (j + r) % NCONF;
+			contention_block(fd, kreaders[k],
+					 strcmp(kparam[k], "pread") ? 0 : deep,
+					 lat, samples, max_ns, res, rs);
 			v[k][0][r] = res[0];
 			v[k][1][r] = res[1];
 			v[k][2][r] = res[2];
@@ -830,7 +958,7 @@ static int cmd_contention(void)
 	close(fd);
 
 	print_row_head();
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NCONF; k++) {
 		record("contention", "push_p50", kparam[k], "ns", v[k][0],
 		       rounds);
 		record("contention", "push_p99", kparam[k], "ns", v[k][1],
@@ -843,10 +971,9 @@ static int cmd_contention(void)
 			record("contention", "reader_ns_per_read", kparam[k],
 			       "ns", v[k][3], rounds);
 	}
-	record_ratio("contention", "p99(readers)/p99(idle)", "1", v[1][1],
-		     v[0][1], rounds);
-	record_ratio("contention", "p99(readers)/p99(idle)", "2", v[2][1],
-		     v[0][1], rounds);
+	for (k = 1; k < NCONF; k++)
+		record_ratio("contention", "p99(readers)/p99(idle)", kparam[k],
+			     v[k][1], v[0][1], rounds);
 	free(lat);
 	return 0;
 }
@@ -1094,13 +1221,22 @@ static void derive_targets(void)
 	       0.05);
 	target("trace_marker/push", "1",
 	       find_row("ingest", "trace_marker/push", "1"), false, 2.0);
-	target("listing seqring/sequence (worst)", "all",
-	       worst_row("listing", "seqring/sequence", NULL, false), false,
-	       0.8);
+	target("listing seqring/trace records/s (worst)", "<=100k",
+	       worst_row("listing", "seqring/trace", NULL, false), false, 5);
+	target("listing seqring/sequence per byte (worst)", "all",
+	       worst_row("listing", "bytes:seqring/sequence", NULL, false),
+	       false, 0.8);
 	target("scaling seqring 1M/100k (worst)", "1M/100k",
 	       worst_row("listing", "scaling.seqring", NULL, true), true, 11);
-	target("p99(2 readers)/p99(idle)", "2",
-	       find_row("contention", "p99(readers)/p99(idle)", "2"), true, 5);
+	target("p99(2 cat readers)/p99(idle)", "2",
+	       find_row("contention", "p99(readers)/p99(idle)", "2"), true, 2);
+	target("p99(1 deep pread reader)/p99(idle)", "pread",
+	       find_row("contention", "p99(readers)/p99(idle)", "pread"), true,
+	       2);
+	target("push_max ns, 2 cat readers", "2",
+	       find_row("contention", "push_max", "2"), true, 1e6);
+	target("push_max ns, 1 deep pread reader", "pread",
+	       find_row("contention", "push_max", "pread"), true, 1e6);
 	target("memory bytes/reading (worst)", "all",
 	       worst_row("memory", "driver_bytes_per_reading", NULL, true),
 	       true, 48);

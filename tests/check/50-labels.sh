@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Labels in the listing: space, tab, newline and backslash come out as octal
-# escapes (\040 \011 \012 \134), so every reading stays one line of five
-# fields; other bytes pass through unchanged; an empty label prints "-".
+# Labels in the listing: every byte that is not printable ASCII comes out
+# as an octal escape \ooo: space and all control bytes (0x00-0x20), 0x7f,
+# bytes >= 0x80, and the backslash itself (\134). So every reading stays
+# one line of five fields, no label can move a terminal's cursor or start
+# an escape sequence, and the label is recovered exactly by undoing the
+# escapes. An empty label prints "-", and a label that is literally "-"
+# prints "\055", so the two are told apart.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 18
+plan 28
 
 check_load "load seqring.ko capacity=32" capacity=32
 
@@ -39,8 +43,19 @@ label_is '\\\\\\\\\\\\\\\' \
 	'\134\134\134\134\134\134\134\134\134\134\134\134\134\134\134' \
 	"15 backslashes become 60 bytes of escapes"
 label_is 'x=1,y:2#%"' 'x=1,y:2#%"' "other printable characters pass through"
-label_is "$(printf 'caf\303\251')" "$(printf 'caf\303\251')" \
-	"bytes outside the escape set (UTF-8) pass through"
+label_is "$(printf 'a\rb')" 'a\015b' "a carriage return is escaped as \\015"
+label_is "$(printf 'a\033[2Jb')" 'a\033[2Jb' "ESC is escaped as \\033 (no terminal escape sequence gets through)"
+label_is "$(printf 'a\vb')" 'a\013b' "a vertical tab is escaped as \\013"
+label_is "$(printf 'a\fb')" 'a\014b' "a form feed is escaped as \\014"
+label_is "$(printf '\001\034\035\036\037')" '\001\034\035\036\037' \
+	"0x01 and 0x1c-0x1f are escaped"
+label_is "$(printf 'a\177b')" 'a\177b' "DEL (0x7f) is escaped as \\177"
+label_is "$(printf 'caf\303\251')" 'caf\303\251' \
+	"bytes >= 0x80 (UTF-8 here) are escaped one by one"
+label_is "$(printf '\200\377')" '\200\377' "0x80 and 0xff are escaped"
+label_is "-" '\055' "a label that is literally - prints as \\055, unlike an empty one"
+label_is "a-b" "a-b" "a - inside a label passes through"
+label_is '~!' '~!' "the last printable ASCII byte (~) passes through"
 
 is "$n" "$(listing | wc -l)" "$n labelled pushes give $n listing lines"
 is 0 "$(listing | awk 'NF != 5' | wc -l)" "every line still has exactly 5 fields"

@@ -8,7 +8,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 22
+plan 24
 
 KEYS="capacity count total dropped cleared oldest_seq newest_seq record_size ring_bytes clients"
 CMP_KEYS="capacity count total dropped cleared oldest_seq newest_seq"
@@ -82,6 +82,23 @@ if HOLD_PROG="$T/hold open" start_holder "$T/h3" -n 1 "$DEV"; then
 else
 	not_ok "a command name with a space is escaped as \\040" "hold_open did not start"
 fi
+
+# comm_is NAME EXPECTED DESC: run hold_open under the program name NAME
+# (its comm), check how the clients listing shows it.
+comm_is() {
+	cp "$BIN/hold_open" "$T/$1"
+	if HOLD_PROG="$T/$1" start_holder "$T/h4" -n 1 "$DEV"; then
+		is "$HOLDER_PID $2 /dev/seqring 1" "$(clients_lines | grep "^$HOLDER_PID ")" "$3"
+		stop_pid "$HOLDER_PID"
+	else
+		not_ok "$3" "hold_open did not start as '$1'"
+	fi
+	rm -f "$T/$1"
+}
+
+comm_is "$(printf 'h\033[1m\r\177\303\251')" 'h\033[1m\015\177\303\251' \
+	"a command name's ESC, CR, DEL and bytes >= 0x80 are escaped like labels"
+comm_is - '\055' "a command name that is literally - is shown as \\055"
 
 [ "$p1" != none ] && stop_pid "$p1"
 [ "$p2" != none ] && stop_pid "$p2"

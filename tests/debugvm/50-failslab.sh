@@ -14,21 +14,13 @@
 # in the kernel code it calls, has failed once. The points are the slab
 # allocations (failslab), which is all the driver's allocations of at most
 # a page. For the largest PUSH_BATCH, page allocations of order 1 and up
-# (fail_page_alloc) count as well: vmemdup_user()'s kvmalloc() above 8 KiB
-# goes to the page allocator, and only its failure makes it fall back to
-# vmalloc().
+# (fail_page_alloc) count as well, for the vmalloc() of its own copy.
 # Elsewhere they stay off: the slab allocator's own order-1+ page
 # allocations happen whenever a slab runs empty, which would shift the
 # numbering between runs and let a sweep skip a point.
 #
-# One failure per run: when vmemdup_user()'s kmalloc attempt fails, the
-# vmalloc() it falls back to succeeds, so that sweep shows only tolerated
-# failures; vmemdup_user() itself cannot be made to fail this way (its
-# error path in the driver is a plain return). The file's batch buffer,
-# allocated without a fallback, covers the driver's ENOMEM for batches.
-#
-# Allocation failures in the kernel's own vmalloc() calls (module loader,
-# vmemdup_user) print "vmalloc error: ..." with a stack dump; they are
+# Allocation failures in the kernel's own vmalloc() calls (module loader)
+# print "vmalloc error: ..." with a stack dump; they are
 # expected here. Any real report (Oops/BUG/WARNING/KASAN/UBSAN/lockdep)
 # logged while this script runs fails its last test, so that it is pinned
 # on this script and shown in full (the host checks the whole log as well).
@@ -43,11 +35,11 @@
 #   chardev.c   kzalloc(struct seqring_client)          open /dev/seqring
 #   chardev.c   file's batch buffer, kmalloc            PUSH_BATCH of 10
 #   chardev.c   file's batch buffer, vmalloc            PUSH_BATCH of 2000
-#   chardev.c   vmemdup_user(batch), over 4096 readings PUSH_BATCH of 5000
-#                                                       (200000 bytes; and
-#                                                       its vmalloc
-#                                                       fallback)
-#   listing.c   seq_open(), seq_file buffer             open + read of
+#   chardev.c   vmalloc(batch copy), over 4096 readings PUSH_BATCH of 5000
+#                                                       (200000 bytes,
+#                                                       charged to the
+#                                                       caller's memcg)
+#   listing.c   __seq_open_private(), iterator, buffer  open + read of
 #                                                       /proc/seqring and
 #                                                       debugfs readings
 #   debugfs.c   single_open(), seq_file buffer          open + read of
@@ -287,7 +279,7 @@ sweep "PUSH_BATCH of 10 readings (file's buffer, kmalloc)" \
 sweep "PUSH_BATCH of 2000 readings (file's buffer, vmalloc)" \
 	enomem_or_ok batch "$DEV" 2000
 page_points on
-sweep "PUSH_BATCH of 5000 readings (vmemdup_user: kmalloc, or vmalloc when it fails)" \
+sweep "PUSH_BATCH of 5000 readings (its own vmalloc copy)" \
 	enomem_or_ok batch "$DEV" 5000
 page_points off
 total=$(stat_get total)

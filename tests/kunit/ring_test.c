@@ -13,6 +13,8 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/err.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
@@ -102,36 +104,38 @@ static void push_batch(struct kunit *test, struct seqring_ring *ring,
 	seqring_ring_push(ring, r, n);
 }
 
+/* The slot array; the tests run alone, so no lock or RCU is needed. */
+static struct seqring_slots *ring_slots(struct seqring_ring *ring)
+{
+	return rcu_dereference_protected(ring->slots, true);
+}
+
 /*
- * Copy the reading with sequence number @seq to @out. Returns false if the
- * ring does not hold it. seqring_ring_find() wants the ring's lock, and
- * KUnit expectations may sleep, so only the copy happens under the lock.
+ * Copy the reading with sequence number @seq to @out, the lockless way
+ * readers do. Returns false if the ring does not hold it.
  */
 static bool ring_get(struct seqring_ring *ring, u64 seq,
 		     struct seqring_reading *out)
 {
-	struct seqring_reading *r;
+	struct seqring_record rec;
 
-	spin_lock(&ring->lock);
-	r = seqring_ring_find(ring, seq);
-	if (r)
-		*out = *r;
-	spin_unlock(&ring->lock);
-	return r;
+	if (!seqring_ring_copy(ring, seq, &rec) || rec.seq != seq)
+		return false;
+	*out = rec.reading;
+	return true;
 }
 
-/* Index of the slot seqring_ring_find() returns for @seq, or -1. */
+/* Index of the slot that holds @seq, or -1. */
 static long ring_slot_of(struct seqring_ring *ring, u64 seq)
 {
-	struct seqring_reading *r;
-	long slot = -1;
+	struct seqring_slots *slots = ring_slots(ring);
+	u32 i;
 
-	spin_lock(&ring->lock);
-	r = seqring_ring_find(ring, seq);
-	if (r)
-		slot = r - ring->slots;
-	spin_unlock(&ring->lock);
-	return slot;
+	for (i = 0; i < slots->capacity; i++) {
+		if (slots->slot[i].seq == seq)
+			return i;
+	}
+	return -1;
 }
 
 /* The ring holds sequence number @seq, and it is the reading pushed as @i. */
@@ -168,7 +172,7 @@ static void expect_stats(struct kunit *test, struct seqring_ring *ring,
 
 	memset(&st, 0xa5, sizeof(st));
 	seqring_ring_stats(ring, &st);
-	KUNIT_EXPECT_EQ(test, st.capacity, (u64)ring->capacity);
+	KUNIT_EXPECT_EQ(test, st.capacity, (u64)ring_slots(ring)->capacity);
 	KUNIT_EXPECT_EQ(test, st.count, count);
 	KUNIT_EXPECT_EQ(test, st.total, total);
 	KUNIT_EXPECT_EQ(test, st.dropped, dropped);
@@ -195,7 +199,7 @@ static void ring_test_push_into_empty(struct kunit *test)
 	push_singles(test, ring, 1, 1);
 	expect_stats(test, ring, 1, 1, 0, 0, 1, 1);
 	expect_held(test, ring, 1, 1);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 1), 0L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 1), 1L);
 	expect_not_held(test, ring, 0);
 	expect_not_held(test, ring, 2);
 }
@@ -209,7 +213,7 @@ static void ring_test_fill_to_capacity(struct kunit *test)
 	expect_stats(test, ring, 4, 4, 0, 0, 1, 4);
 	for (seq = 1; seq <= 4; seq++) {
 		expect_held(test, ring, seq, seq);
-		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq), (long)seq - 1);
+		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq), (long)(seq % 4));
 	}
 	expect_not_held(test, ring, 5);
 }
@@ -244,13 +248,15 @@ static void ring_test_find_at_wrap_boundary(struct kunit *test)
 	expect_stats(test, ring, 4, 5, 1, 0, 2, 5);
 
 	/* Last slot of the array, then the first slot after the wrap. */
+	expect_held(test, ring, 3, 3);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 3), 3L);
 	expect_held(test, ring, 4, 4);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 3L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 0L);
+	/* Newest, in the slot of seq 1. Oldest held, third slot. */
 	expect_held(test, ring, 5, 5);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 5), 0L);
-	/* Oldest held, second slot. */
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 5), 1L);
 	expect_held(test, ring, 2, 2);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2), 1L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2), 2L);
 
 	/* Seq 1 was just overwritten by seq 5 in the same slot. */
 	expect_not_held(test, ring, 1);
@@ -266,20 +272,20 @@ static void ring_test_clear(struct kunit *test)
 	u64 seq;
 
 	push_singles(test, ring, 1, 3);
-	seqring_ring_clear(ring);
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
 	expect_stats(test, ring, 0, 3, 0, 3, 0, 0);
 	for (seq = 0; seq <= 4; seq++)
 		expect_not_held(test, ring, seq);
 
 	/* Clearing an empty ring changes nothing. */
-	seqring_ring_clear(ring);
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
 	expect_stats(test, ring, 0, 3, 0, 3, 0, 0);
 
 	/* Sequence numbers go on; the new reading lands in the next slot. */
 	push_singles(test, ring, 4, 1);
 	expect_stats(test, ring, 1, 4, 0, 3, 4, 4);
 	expect_held(test, ring, 4, 4);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 3L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 4), 0L);
 	expect_not_held(test, ring, 3);
 
 	/*
@@ -290,7 +296,7 @@ static void ring_test_clear(struct kunit *test)
 	expect_stats(test, ring, 4, 9, 2, 3, 6, 9);
 	expect_not_held(test, ring, 5);
 	expect_held(test, ring, 6, 6);
-	seqring_ring_clear(ring);
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
 	expect_stats(test, ring, 0, 9, 2, 7, 0, 0);
 }
 
@@ -306,7 +312,7 @@ static void ring_test_batch_larger_than_capacity(struct kunit *test)
 	for (seq = 7; seq <= 10; seq++) {
 		expect_held(test, ring, seq, seq);
 		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq),
-				(long)((seq - 1) % 4));
+				(long)(seq % 4));
 	}
 
 	/* A batch starting in the middle of the array, crossing its end. */
@@ -344,7 +350,7 @@ static void ring_test_singles_and_batches(struct kunit *test)
 	for (seq = next - 5; seq < next; seq++) {
 		expect_held(test, ring, seq, seq);
 		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq),
-				(long)((seq - 1) % 5));
+				(long)(seq % 5));
 	}
 	expect_not_held(test, ring, next - 6);
 }
@@ -382,8 +388,8 @@ static void ring_test_large_ring(struct kunit *test)
 	expect_stats(test, ring, 1000, 2500, 1500, 0, 1501, 2500);
 	for (seq = 1501; seq <= 2500; seq++)
 		expect_held(test, ring, seq, seq);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2000), 999L);
-	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2001), 0L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 1999), 999L);
+	KUNIT_EXPECT_EQ(test, ring_slot_of(ring, 2000), 0L);
 	expect_not_held(test, ring, 1500);
 }
 
@@ -407,7 +413,7 @@ static void ring_test_capacity_one(struct kunit *test)
 	expect_held(test, ring, 5, 5);
 	expect_not_held(test, ring, 4);
 
-	seqring_ring_clear(ring);
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
 	expect_stats(test, ring, 0, 5, 4, 1, 0, 0);
 	push_singles(test, ring, 6, 1);
 	expect_stats(test, ring, 1, 6, 4, 1, 6, 6);
@@ -548,6 +554,279 @@ static void ring_test_prepare_timestamp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.timestamp_ns, U64_MAX);
 }
 
+/* A copy asked for a reading no longer held gets the oldest one held. */
+static void ring_test_copy_skips(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	struct seqring_record rec;
+
+	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 0, &rec));
+	push_singles(test, ring, 1, 6);
+	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 1, &rec));
+	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);
+	KUNIT_EXPECT_EQ(test, rec.reading.value, -3LL);
+	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 6, &rec));
+	KUNIT_EXPECT_EQ(test, rec.seq, 6ULL);
+	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 7, &rec));
+	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, U64_MAX, &rec));
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
+	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 1, &rec));
+}
+
+/* A slot being rewritten (seq 0) is never copied as a reading. */
+static void ring_test_copy_torn_slot(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	struct seqring_record rec;
+	u32 idx = 2 % 4;
+
+	push_singles(test, ring, 1, 3);
+	/* What a writer leaves mid-copy, after moving oldest_seq past 2. */
+	ring->oldest_seq = 3;
+	ring_slots(ring)->slot[idx].seq = 0;
+	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 2, &rec));
+	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);
+}
+
+/* Resizing keeps the newest readings that fit, and the counters add up. */
+static void ring_test_resize(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	u64 seq;
+
+	push_singles(test, ring, 1, 6);
+	KUNIT_ASSERT_EQ(test, seqring_ring_resize(ring, 10), 0);
+	expect_stats(test, ring, 4, 6, 2, 0, 3, 6);
+	for (seq = 3; seq <= 6; seq++) {
+		expect_held(test, ring, seq, seq);
+		KUNIT_EXPECT_EQ(test, ring_slot_of(ring, seq), (long)seq);
+	}
+	/* The new head is right: more pushes land after the kept ones. */
+	push_singles(test, ring, 7, 6);
+	expect_stats(test, ring, 10, 12, 2, 0, 3, 12);
+	for (seq = 3; seq <= 12; seq++)
+		expect_held(test, ring, seq, seq);
+
+	/* Down: only the newest 3 stay, the other 7 count as dropped. */
+	KUNIT_ASSERT_EQ(test, seqring_ring_resize(ring, 3), 0);
+	expect_stats(test, ring, 3, 12, 9, 0, 10, 12);
+	expect_not_held(test, ring, 9);
+	for (seq = 10; seq <= 12; seq++)
+		expect_held(test, ring, seq, seq);
+	push_singles(test, ring, 13, 1);
+	expect_stats(test, ring, 3, 13, 10, 0, 11, 13);
+	expect_held(test, ring, 13, 13);
+
+	KUNIT_EXPECT_EQ(test, seqring_ring_resize(ring, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, seqring_ring_resize(ring, SEQRING_CAPACITY_MAX + 1),
+			-EINVAL);
+	expect_stats(test, ring, 3, 13, 10, 0, 11, 13);
+
+	/* An empty ring after CLEAR stays empty. */
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
+	KUNIT_ASSERT_EQ(test, seqring_ring_resize(ring, 1), 0);
+	expect_stats(test, ring, 0, 13, 10, 3, 0, 0);
+}
+
+/* Print @s with seqring_seq_escape() into a seq_file of our own. */
+static const char *escaped(struct kunit *test, const char *s)
+{
+	struct seq_file *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
+	m->size = 128;
+	m->buf = kunit_kzalloc(test, m->size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m->buf);
+	seqring_seq_escape(m, s);
+	KUNIT_ASSERT_LT(test, m->count, m->size);
+	m->buf[m->count] = '\0';
+	return m->buf;
+}
+
+static void ring_test_escape(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, escaped(test, "kitchen"), "kitchen");
+	KUNIT_EXPECT_STREQ(test, escaped(test, ""), "-");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "-"), "\\055");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "--"), "--");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "a-b"), "a-b");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "a b\\"), "a\\040b\\134");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "\t\n\r\v\f\x1b"),
+			   "\\011\\012\\015\\013\\014\\033");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "\x1c\x1d\x1e\x1f\x7f"),
+			   "\\034\\035\\036\\037\\177");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "caf\xc3\xa9"), "caf\\303\\251");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "\xff\xff\xff\xff\xff\xff\xff\xff"
+					 "\xff\xff\xff\xff\xff\xff\xff"),
+			   "\\377\\377\\377\\377\\377\\377\\377\\377"
+			   "\\377\\377\\377\\377\\377\\377\\377");
+	KUNIT_EXPECT_STREQ(test, escaped(test, "~!\"#$%&'()*+,./:;<=>?@[]^_`{|}"),
+			   "~!\"#$%&'()*+,./:;<=>?@[]^_`{|}");
+}
+
+/**
+ * struct walk - the listing's iterator driven by hand, as seq_read_iter()
+ *	and traverse() drive it
+ * @sr: a device around the ring under test
+ * @it: the iterator of one open file
+ * @m: its seq_file
+ * @v: what start() or next() returned last
+ */
+struct walk {
+	struct seqring sr;
+	struct seqring_iter it;
+	struct seq_file m;
+	void *v;
+};
+
+static struct walk *walk_open(struct kunit *test, u32 capacity)
+{
+	struct walk *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&w->sr.ring, capacity), 0);
+	w->it.sr = &w->sr;
+	w->it.end = seqring_ring_next_seq(&w->sr.ring);
+	w->m.private = &w->it;
+	return w;
+}
+
+static void walk_close(struct walk *w)
+{
+	seqring_ring_destroy(&w->sr.ring);
+}
+
+/* Sequence number of what the iterator returned: 0 header, -1 the end. */
+static long long walk_at(struct walk *w)
+{
+	if (w->v == SEQ_START_TOKEN)
+		return 0;
+	if (!w->v || IS_ERR(w->v))
+		return -1;
+	return ((struct seqring_record *)w->v)->seq;
+}
+
+static long long walk_start(struct walk *w)
+{
+	w->v = seqring_listing_sops.start(&w->m, &w->m.index);
+	return walk_at(w);
+}
+
+static long long walk_next(struct kunit *test, struct walk *w)
+{
+	loff_t pos = w->m.index;
+
+	w->v = seqring_listing_sops.next(&w->m, w->v, &w->m.index);
+	/* seq_file's "buggy .next function" check. */
+	KUNIT_EXPECT_NE(test, w->m.index, pos);
+	return walk_at(w);
+}
+
+static void walk_stop(struct kunit *test, struct walk *w)
+{
+	seqring_listing_sops.stop(&w->m, w->v);
+	KUNIT_EXPECT_FALSE(test, w->it.locked);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&w->sr.ring.walk_lock));
+}
+
+static void push_to(struct kunit *test, struct walk *w, unsigned int first,
+		    unsigned int n)
+{
+	push_singles(test, &w->sr.ring, first, n);
+}
+
+/*
+ * Pushes and overwrites between next() calls: the walk skips what was
+ * overwritten, never goes back, and stops at the newest reading held when
+ * it began; the lock is held from start() to stop() and only there.
+ */
+static void ring_test_iter_overwrite(struct kunit *test)
+{
+	struct walk *w = walk_open(test, 4);
+
+	push_to(test, w, 1, 4);
+	w->it.end = seqring_ring_next_seq(&w->sr.ring);	/* opened now */
+
+	KUNIT_EXPECT_EQ(test, walk_start(w), 0LL);
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&w->sr.ring.walk_lock));
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 1LL);
+	/* 5 and 6 overwrite 1 and 2: 2 is skipped, 3 comes next. */
+	push_to(test, w, 5, 2);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 3LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 4LL);
+	/* 5 and 6 came after the reader began: this walk ends before them. */
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), -1LL);
+	walk_stop(test, w);
+
+	/* The next read() starts where this one stopped: still the end. */
+	KUNIT_EXPECT_EQ(test, walk_start(w), -1LL);
+	walk_stop(test, w);
+
+	/* After a read() that returned end of file, 5 and 6 are shown. */
+	w->it.rescan = true;
+	KUNIT_EXPECT_EQ(test, walk_start(w), 5LL);
+	/* Everything the walk has not reached is overwritten. */
+	push_to(test, w, 7, 8);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), -1LL);
+	walk_stop(test, w);
+	w->it.rescan = true;
+	KUNIT_EXPECT_EQ(test, walk_start(w), 11LL);
+	walk_stop(test, w);
+	walk_close(w);
+}
+
+/* A CLEAR between two read() calls: the next walk shows only newer ones. */
+static void ring_test_iter_clear(struct kunit *test)
+{
+	struct walk *w = walk_open(test, 8);
+
+	push_to(test, w, 1, 5);
+	w->it.end = seqring_ring_next_seq(&w->sr.ring);
+
+	KUNIT_EXPECT_EQ(test, walk_start(w), 0LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 1LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 2LL);
+	walk_stop(test, w);
+
+	/* A CLEAR waits for walks; between two reads it goes through. */
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(&w->sr.ring), 0);
+	KUNIT_EXPECT_EQ(test, walk_start(w), -1LL);
+	walk_stop(test, w);
+
+	push_to(test, w, 6, 2);
+	w->it.rescan = true;
+	KUNIT_EXPECT_EQ(test, walk_start(w), 6LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 7LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), -1LL);
+	walk_stop(test, w);
+
+	/* A replay from the header (lseek, pread) shows the same again. */
+	w->m.index = 0;
+	KUNIT_EXPECT_EQ(test, walk_start(w), 0LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 6LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 7LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), -1LL);
+	walk_stop(test, w);
+	walk_close(w);
+}
+
+/* A walk of a device that is going ends at its next record. */
+static void ring_test_iter_dying(struct kunit *test)
+{
+	struct walk *w = walk_open(test, 8);
+
+	push_to(test, w, 1, 5);
+	w->it.end = seqring_ring_next_seq(&w->sr.ring);
+	KUNIT_EXPECT_EQ(test, walk_start(w), 0LL);
+	KUNIT_EXPECT_EQ(test, walk_next(test, w), 1LL);
+	w->sr.dying = true;
+	walk_next(test, w);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(w->v));
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(w->v), -ENODEV);
+	walk_stop(test, w);
+	walk_close(w);
+}
+
 static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_empty),
 	KUNIT_CASE(ring_test_push_into_empty),
@@ -565,6 +844,13 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_prepare_label_lengths),
 	KUNIT_CASE(ring_test_prepare_array),
 	KUNIT_CASE(ring_test_prepare_timestamp),
+	KUNIT_CASE(ring_test_copy_skips),
+	KUNIT_CASE(ring_test_copy_torn_slot),
+	KUNIT_CASE(ring_test_resize),
+	KUNIT_CASE(ring_test_escape),
+	KUNIT_CASE(ring_test_iter_overwrite),
+	KUNIT_CASE(ring_test_iter_clear),
+	KUNIT_CASE(ring_test_iter_dying),
 	{}
 };
 

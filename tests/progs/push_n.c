@@ -2,14 +2,16 @@
 /*
  * push_n - push N readings into /dev/seqring, for the guest tests
  *
- * Usage: push_n [-b] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS]
+ * Usage: push_n [-b] [-R] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS]
  *               [-v FIRST] N
  *
  * Reading i (0-based) gets value FIRST + i (FIRST defaults to 1), the given
  * channel (default 0), label (default empty) and timestamp (default 0, which
  * asks the driver to stamp it). A LABEL of exactly 16 bytes is passed without
  * a terminating NUL (the driver must refuse it). With -b the readings go in
- * PUSH_BATCH calls of at most SEQRING_BATCH_MAX, else one PUSH each.
+ * PUSH_BATCH calls of at most SEQRING_BATCH_MAX, else one PUSH each. With
+ * -R it pushes the same N readings again and again until killed, with
+ * nothing but the ioctls in its loop: a producer as fast as the driver.
  * Prints nothing on success; exits 1 with the errno name on failure.
  */
 #include <fcntl.h>
@@ -25,7 +27,7 @@
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: push_n [-b] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS] [-v FIRST] N\n");
+		"usage: push_n [-b] [-R] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS] [-v FIRST] N\n");
 	exit(2);
 }
 
@@ -63,13 +65,16 @@ int main(int argc, char **argv)
 	const char *dev = "/dev/seqring";
 	unsigned long long n, i, done;
 	long long first = 1;
-	bool batch = false;
+	bool batch = false, repeat = false;
 	int fd, opt;
 
-	while ((opt = getopt(argc, argv, "bd:c:l:t:v:")) != -1) {
+	while ((opt = getopt(argc, argv, "bRd:c:l:t:v:")) != -1) {
 		switch (opt) {
 		case 'b':
 			batch = true;
+			break;
+		case 'R':
+			repeat = true;
 			break;
 		case 'd':
 			dev = optarg;
@@ -138,6 +143,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		done += k;
+		if (repeat && done == n)
+			done = 0;
 	}
 	free(r);
 	close(fd);

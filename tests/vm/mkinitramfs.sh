@@ -166,7 +166,9 @@ fi
 cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" modules/
 # KUnit tests of the ring: built only against a kernel with CONFIG_KUNIT.
 [ -f "$ko_dir/seqring_kunit.ko" ] && cp "$ko_dir/seqring_kunit.ko" modules/
-cp "$ctl" usr/bin/seqringctl
+# The tree's tool is static; a packaged one (SEQRINGCTL) is dynamically
+# linked and brings its libraries.
+copy_with_libs "$ctl" /usr/bin/seqringctl 2>/dev/null
 
 cp "$vm/init" init
 cp "$vm/guest-run.sh" tests/run

@@ -161,11 +161,14 @@ cp "$tap" "$out/$mode-tap.log"
 # those features are spelled differently). Lockdep and KASAN reports also
 # start with WARNING:/BUG:. A bare "Call Trace:" is deliberately not matched:
 # fault injection (failslab, fail_page_alloc) prints stack dumps on purpose.
+# seq_file reports a .next() that did not advance the position only with a
+# pr_info ("buggy .next function %ps did not update position index").
 kernel_report_re='Oops|BUG:|WARNING:|Kernel panic|kernel BUG|general protection fault|'
 kernel_report_re+='soft lockup|hard LOCKUP|rcu.*detected stalls|blocked for more than|'
 kernel_report_re+='KASAN|UBSAN|possible circular locking|inconsistent lock state|'
 kernel_report_re+='possible recursive locking|suspicious RCU usage|bad unlock balance|'
-kernel_report_re+='lockdep is turned off|suspected memory leak|list_(add|del) corruption|usercopy:'
+kernel_report_re+='lockdep is turned off|suspected memory leak|list_(add|del) corruption|usercopy:|'
+kernel_report_re+='buggy \.next function'
 
 # The console log as text: no CRs, no terminal escapes (the BIOS prints some
 # in front of the first kernel line).

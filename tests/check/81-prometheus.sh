@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# 81-prometheus.sh - seqringctl stats --format=prometheus and --version
+# (guest, busybox ash).
+#
+# Pushes a known history into a small ring (overwrites and a clear
+# included), then checks that the Prometheus text output has a HELP and a
+# TYPE line before every sample, only well-formed sample lines, the right
+# types, and the same numbers as `stats` and debugfs.
+
+. "${SEQRING_TESTS:-/tests}/lib.sh"
+
+plan 10
+
+check_load "load seqring capacity=4" capacity=4 || fail_rest "seqring did not load"
+
+# 6 pushed into 4 slots: 2 dropped; clear: 4 cleared; 3 more held.
+push 6 && seqringctl clear && push 3 ||
+	fail_rest "could not push the readings"
+
+out=$(seqringctl stats --format=prometheus)
+check "stats --format=prometheus exits 0" seqringctl stats --format=prometheus
+
+# sample NAME: the value of the one sample of NAME on /dev/seqring.
+sample() {
+	printf '%s\n' "$out" |
+		sed -n "s|^$1{device=\"/dev/seqring\"} \\([0-9]*\\)\$|\\1|p"
+}
+
+is "4 3 9 2 4 7 9" "$(sample seqring_capacity) $(sample seqring_readings) \
+$(sample seqring_pushed_total) $(sample seqring_dropped_total) \
+$(sample seqring_cleared_total) $(sample seqring_oldest_seq) \
+$(sample seqring_newest_seq)" \
+	"capacity readings pushed dropped cleared oldest newest"
+
+is "$(debugfs_stat total) $(debugfs_stat dropped)" \
+	"$(sample seqring_pushed_total) $(sample seqring_dropped_total)" \
+	"pushed and dropped are debugfs total and dropped"
+
+bad=$(printf '%s\n' "$out" | grep -Ev \
+	'^(# HELP seqring_[a-z_]+ .+|# TYPE seqring_[a-z_]+ (gauge|counter)|seqring_[a-z_]+\{device="/dev/seqring"\} [0-9]+)$')
+is "" "$bad" "every line is a HELP, TYPE or sample line"
+
+is 7 "$(printf '%s\n' "$out" | grep -c '^seqring_')" "7 samples"
+
+# Each sample's metric has HELP then TYPE right before it.
+order=$(printf '%s\n' "$out" | awk '
+	/^# HELP / { help = $3; next }
+	/^# TYPE / { type = $3; next }
+	{ split($0, a, "{"); if (a[1] != help || a[1] != type) print a[1] }')
+is "" "$order" "HELP and TYPE precede each sample"
+
+counters=$(printf '%s\n' "$out" | sed -n 's/^# TYPE \(.*\) counter$/\1/p' |
+	tr '\n' ' ')
+is "seqring_pushed_total seqring_dropped_total seqring_cleared_total " \
+	"$counters" "the counters, each named _total"
+
+# The label value is escaped: a backslash and a quote in the device path.
+mkdir -p "$T/a\\b\"c"
+ln -s /dev/seqring "$T/a\\b\"c/dev"
+like "$(seqringctl -d "$T/a\\b\"c/dev" stats --format=prometheus)" \
+	'^seqring_capacity\{device=".*/a\\\\b\\"c/dev"\} 4$' \
+	"backslash and quote escaped in the device label"
+
+like "$(seqringctl --version)" '^seqringctl [0-9]+\.[0-9]+\.[0-9]+$' \
+	"--version prints seqringctl VERSION"
+
+unload_seqring
+done_testing
