@@ -23,7 +23,7 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel check-fresh check-kernels install install-tools \
+	check-planted debug-kernel check-fresh check-kernels check-all install install-tools \
 	install-dkms uninstall uninstall-dkms sign deb check-packages
 
 all: modules tool progs
@@ -66,6 +66,8 @@ help:
 	@echo "           tests/kernels/kernels.list (5.10 to sid's newest, -rt"
 	@echo "           too), each built in its own Debian suite's root and"
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
+	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
+	@echo "           debug kernel's stress tier and check-planted"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
 	@echo "  install-tools  install the tool, man pages, header, udev rule,"
@@ -160,6 +162,10 @@ check-fresh:
 check-kernels: deps
 	$(MAKE) tool progs
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
+
+# CI's tiers and those that do not fit its time, summed up (see .ci/run).
+check-all:
+	CHECK_ALL=1 bash .ci/run
 
 check-planted: debug-kernel
 	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \

@@ -17,9 +17,12 @@
 # and /dev for it). The root is removed afterwards, pass or fail.
 #
 # The commit under test is HEAD of this clone; uncommitted changes are not
-# tested (a warning says so). Output: TAP, each command's output as
-# "# " lines (also in build/fresh/demo.log and build/fresh/check.log), and
-# as the last line "N passed, N failed". Exit status 0 iff both passed.
+# tested (a warning says so). Output: TAP: the steps above, and the
+# results of the check tier run by `make check` in the root, renumbered
+# into this stream ("ok 17 - fresh: 05-load: ..."), so that they count;
+# other output as "# " lines (all of it in build/fresh/demo.log and
+# build/fresh/check.log); as the last line "N passed, N failed[, N
+# skipped]". Exit status 0 iff everything passed.
 #
 # Environment: SEQRING_CACHE (for the root's tarball), KEEP_ROOT=1 keeps
 # the root (its path is printed) for a look around; remove it with
@@ -34,15 +37,38 @@ mkdir -p "$out"
 # The packages README's quick start names; nothing else is installed.
 user_pkgs="git make"
 
-passed=0 failed=0 n=0
+passed=0 failed=0 skipped=0 n=0
 result() {
 	n=$((n + 1))
 	echo "$1 $n - $2"
-	if [ "$1" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	case $1 in
+	skip) skipped=$((skipped + 1)) ;;
+	ok) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+}
+# inner LINE: one TAP result of the check tier in the root, renumbered.
+inner() {
+	local status=ok desc
+	case $1 in "not ok "*) status="not ok" ;; esac
+	desc=${1#"$status" }
+	desc=${desc#*[0-9] }
+	desc=${desc#- }
+	case $status$desc in
+	ok*"# SKIP"* | ok*"# skip"* | "not ok"*"# TODO"* | "not ok"*"# todo"*)
+		n=$((n + 1)) skipped=$((skipped + 1))
+		echo "$status $n - fresh: $desc"
+		;;
+	*) result "$status" "fresh: $desc" ;;
+	esac
 }
 finish() {
 	echo "1..$n"
-	echo "$passed passed, $failed failed"
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
 	[ "$failed" -eq 0 ]
 	exit
 }
@@ -91,7 +117,12 @@ run() {
 	tests/roots/inroot.sh "$root" sh -c "cd /root/seqring && make $name" \
 		</dev/null >"$log" 2>&1
 	rc=$?
-	sed 's/^/# /' "$log"
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*) inner "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$log"
 	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ "$rc" -eq 0 ]; then
 		result ok "make $name passes the first time in the fresh root ($(($(date +%s) - t0))s${summary:+; $summary})"

@@ -31,6 +31,10 @@
 # Per kernel, build/kernels/NAME/ keeps build.log, check.log (run.sh's
 # output), console.log and the modules. Exit status 0 iff nothing failed.
 #
+# `check-kernels.sh --prepare` only fills the cache (steps 1, the roots of
+# step 2, and 3) and boots nothing: .ci/run runs it in the background while
+# other tiers use the VM, so that a cold cache costs less time.
+#
 # Needs the host's tool and test programs built (`make tool progs`) and
 # tests/vm/deps.sh's packages; `make check-kernels` does both.
 # Environment: KERNELS, SEQRING_CACHE, and run.sh's VM_* variables.
@@ -39,6 +43,8 @@ set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
+prepare=0
+[ "${1:-}" != --prepare ] || prepare=1
 here=tests/kernels
 cache=${SEQRING_CACHE:-/var/cache/seqring}
 out=$repo/build/kernels
@@ -144,6 +150,10 @@ for s in "${suites[@]}"; do
 		continue
 	fi
 	say "$s root ready in $(($(date +%s) - t0))s"
+	if [ "$prepare" = 1 ]; then
+		tests/roots/rmroot.sh "$root"
+		continue
+	fi
 	for name in "${names[@]}"; do
 		[ "${suite[$name]}" = "$s" ] && [ -z "${fail[$name]:-}" ] || continue
 		dir=$out/$name
@@ -199,6 +209,22 @@ image() {
 	mv "$dl/vmlinuz" "$2/vmlinuz-$k.tmp" && mv "$2/vmlinuz-$k.tmp" "$2/vmlinuz-$k"
 	rm -rf "$dl"
 }
+
+if [ "$prepare" = 1 ]; then
+	status=0
+	for name in "${names[@]}"; do
+		img=$cache/kernels/${kver[$name]:-none}_${ver[$name]:-none}/vmlinuz-${kver[$name]:-none}
+		if [ -n "${fail[$name]:-}" ]; then
+			say "$name: ${fail[$name]}"
+			status=1
+		elif [ ! -s "$img" ] && ! image "$name" "${img%/*}" >"$out/image-$name.log" 2>&1; then
+			say "$name: cannot download the image (log: $out/image-$name.log)"
+			status=1
+		fi
+	done
+	say "prepared in $(($(date +%s) - start))s"
+	exit "$status"
+fi
 
 for name in "${names[@]}"; do
 	if [ -n "${fail[$name]:-}" ]; then
