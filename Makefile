@@ -306,3 +306,13 @@ deb:
 	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/
 	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(SEQRING_VERSION)_*.changes
 	@ls -1 $(DEB_OUT)/*.deb
+
+# The packaging tests (tests/packages/*.sh, TAP, "N passed, N failed" last):
+# versions and dkms.conf, the make install trees, make sign, the bash
+# completion, make deb and lintian, and in a fresh Debian root the packages
+# installed, DKMS builds for two kernels, the check tier in a VM with the
+# DKMS-built module, reinstalls after a failed and an interrupted install,
+# and removal. PKG_FILTER='NN*' runs only matching scripts.
+check-packages: deps
+	$(MAKE) all
+	tests/packages/run.sh

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 10-version.sh - one version, from VERSION, everywhere; dkms.conf as the
+# issue asks. Needs the modules and the tool built (make all).
+
+. "$SEQRING_TESTS/lib.sh"
+
+plan 13
+
+version=$(cat VERSION)
+like "$version" '^[0-9]+\.[0-9]+\.[0-9]+$' "VERSION holds one version: $version"
+is "$version $version" \
+	"$(modinfo -F version seqring.ko) $(modinfo -F version sequence.ko)" \
+	"modinfo seqring.ko and sequence.ko show it"
+is "seqringctl $version" "$(tools/seqringctl --version)" \
+	"seqringctl --version shows it"
+is "$version" "$(dpkg-parsechangelog -SVersion)" \
+	"debian/changelog has it"
+
+# conf KERNELVER EXPR: EXPR after sourcing dkms.conf as dkms does: with
+# bash, from another directory, with the variables dkms sets.
+conf() {
+	(cd / && kernelver=$1 kernel_source_dir=/lib/modules/$1/build \
+		dkms_tree=/var/lib/dkms \
+		bash -c '. "$0"; eval "echo \"$1\""' "$REPO/dkms.conf" "$2")
+}
+is "seqring $version" "$(conf 6.1.0-1-amd64 '$PACKAGE_NAME $PACKAGE_VERSION')" \
+	"dkms.conf: PACKAGE_NAME seqring, PACKAGE_VERSION from VERSION"
+is "$(cat KERNEL_MIN)" "$(conf 6.1.0-1-amd64 '$BUILD_EXCLUSIVE_KERNEL_MIN')" \
+	"dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN from KERNEL_MIN"
+is "seqring sequence /updates/dkms /updates/dkms yes" \
+	"$(conf 6.1.0-1-amd64 '${BUILT_MODULE_NAME[*]} ${DEST_MODULE_LOCATION[*]} $AUTOINSTALL')" \
+	"dkms.conf: both modules, to updates/dkms, AUTOINSTALL"
+
+# For dkms < 3.1 the same bound is a BUILD_EXCLUSIVE_KERNEL expression:
+# "excluded" when the kernel version does not match it.
+excluded() {
+	conf "$1" '$BUILD_EXCLUSIVE_KERNEL' | {
+		read -r re
+		if [ -n "$re" ] && ! [[ $1 =~ $re ]]; then
+			echo excluded
+		else
+			echo built
+		fi
+	}
+}
+is "built built built built" \
+	"$(for k in "$(cat KERNEL_MIN).0" 6.1.0-57-amd64 6.12.57+deb12-amd64 \
+		10.0.0; do excluded $k; done | words)" \
+	"BUILD_EXCLUSIVE_KERNEL lets KERNEL_MIN and newer build"
+is "excluded excluded" \
+	"$(for k in 5.4.0-1-amd64 4.19.0-27-amd64; do excluded $k; done | words)" \
+	"... and excludes older kernels (5.4, 4.19)"
+
+is "" "$(grep -n 'uname' dkms.conf Kbuild)" "no uname in dkms.conf or Kbuild"
+is "" "$(grep -nE '^[[:space:]]*CLEAN=' dkms.conf)" "no deprecated CLEAN in dkms.conf"
+like "$(conf 6.1.0-1-amd64 '${MAKE[0]}')" \
+	'^make -C /lib/modules/6\.1\.0-1-amd64/build M=/var/lib/dkms/seqring/[0-9.]+/build modules$' \
+	"MAKE[0] builds with kbuild in dkms's build directory"
+is "" "$(grep -rn 'MODULE_VERSION("' driver/)" \
+	"MODULE_VERSION takes SEQRING_VERSION, not a literal"
+
+done_testing

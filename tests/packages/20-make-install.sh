@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 20-make-install.sh - make install / install-tools / install-dkms /
+# uninstall with DESTDIR lay out exactly the tree README.md documents, and
+# remove all of it. Needs the kernel headers (make deps) to build against.
+
+. "$SEQRING_TESTS/lib.sh"
+
+plan 13
+
+version=$(cat VERSION)
+
+# tree DIR: "MODE PATH" of every file and symlink under DIR, sorted.
+tree() {
+	(cd "$1" && find . \( -type f -o -type l \) -printf '%P %m\n' |
+		LC_ALL=C sort | awk '{ print $2, $1 }')
+}
+
+# --- PREFIX=/usr/local (the default) ----------------------------------------
+d=$T/local
+check "make install DESTDIR=..." make -s install DESTDIR="$d"
+check "make install-tools DESTDIR=..." make -s install-tools DESTDIR="$d"
+kver=$(ls "$d/lib/modules" 2>/dev/null)
+expected="644 etc/modprobe.d/seqring.conf
+644 etc/modules-load.d/seqring.conf
+644 etc/sysusers.d/seqring.conf
+644 etc/udev/rules.d/60-seqring.rules
+644 lib/modules/$kver/extra/seqring.ko
+644 lib/modules/$kver/extra/sequence.ko
+644 usr/local/include/linux/seqring.h
+755 usr/local/sbin/seqringctl
+644 usr/local/share/bash-completion/completions/seqringctl
+644 usr/local/share/man/man4/seqring.4
+644 usr/local/share/man/man8/seqringctl.8"
+is "$expected" "$(tree "$d")" "PREFIX=/usr/local: exactly the documented files and modes"
+is "$version seqringctl $version" \
+	"$(modinfo -F version "$d/lib/modules/$kver/extra/seqring.ko") $("$d/usr/local/sbin/seqringctl" --version)" \
+	"the installed module and tool have VERSION"
+same_file udev-rules/60-seqring.rules "$d/etc/udev/rules.d/60-seqring.rules" \
+	"the udev rule is the tree's"
+is "g seqring -" "$(grep -v '^#' "$d/etc/sysusers.d/seqring.conf")" \
+	"sysusers.d creates the system group seqring"
+is "" "$(grep -hv '^#' "$d/etc/modprobe.d/seqring.conf" \
+	"$d/etc/modules-load.d/seqring.conf" | grep -v '^$')" \
+	"modprobe.d and modules-load.d examples are all comments"
+check "make uninstall DESTDIR=..." make -s uninstall DESTDIR="$d"
+is "" "$(tree "$d")" "... leaves no file behind"
+
+# --- PREFIX=/usr (packages) --------------------------------------------------
+d=$T/usr
+make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
+expected="644 etc/modprobe.d/seqring.conf
+644 etc/modules-load.d/seqring.conf
+644 usr/include/linux/seqring.h
+644 usr/lib/sysusers.d/seqring.conf
+644 usr/lib/udev/rules.d/60-seqring.rules
+755 usr/sbin/seqringctl
+644 usr/share/bash-completion/completions/seqringctl
+644 usr/share/man/man4/seqring.4
+644 usr/share/man/man8/seqringctl.8"
+is "$expected" "$(tree "$d")" \
+	"PREFIX=/usr: udev rule and sysusers.d in /usr/lib, the rest as documented"
+make -s uninstall DESTDIR="$d" PREFIX=/usr >/dev/null
+is "" "$(tree "$d")" "make uninstall PREFIX=/usr leaves no file behind"
+
+# --- the DKMS sources ----------------------------------------------------------
+d=$T/dkms
+make -s install-dkms DESTDIR="$d" >/dev/null
+src=usr/src/seqring-$version
+expected=$( (printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN \
+	include/uapi/linux/seqring.h; cd driver && ls ./*.[ch] | sed 's|^\./|driver/|') |
+	sed "s|^|644 $src/|" | LC_ALL=C sort)
+is "$expected" "$(tree "$d")" \
+	"install-dkms: dkms.conf, Kbuild, VERSION, KERNEL_MIN, driver/, the header"
+
+# The DKMS sources alone build both modules, as dkms will build them.
+kdir=/lib/modules/$kver/build
+make -s -C "$kdir" M="$d/$src" modules >"$T/build.log" 2>&1
+is "seqring.ko sequence.ko" "$(cd "$d/$src" && ls seqring.ko sequence.ko 2>&1 | words)" \
+	"the DKMS sources alone build both modules against $kver" ||
+	diag "$(tail -n 20 "$T/build.log")"
+
+done_testing
