@@ -7,20 +7,23 @@
 # machine that cannot load modules (or runs another kernel) we take the newest
 # installed Debian image that has matching headers, which is also the kernel
 # the test VM boots.
+#
+# On a fresh machine the headers appear only when `deps` has run, so the
+# choice is made when a recipe first needs it (a recursive variable that
+# replaces itself with its value), never while this file is read, and it is
+# not exported: a sub-make chooses again. Values given on the command line
+# or in the environment are passed down by make as usual.
 ifeq ($(origin KDIR),undefined)
-  ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
-    KVER ?= $(shell uname -r)
-  else
-    KVER ?= $(shell tests/vm/kver.sh)
+  ifeq ($(origin KVER),undefined)
+    KVER = $(eval KVER := $(shell if [ -d /lib/modules/$$(uname -r)/build ]; \
+		then uname -r; else tests/vm/kver.sh; fi))$(KVER)
   endif
-  KDIR := /lib/modules/$(KVER)/build
+  KDIR = /lib/modules/$(KVER)/build
 endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
-export KDIR KVER KERNEL
-
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel
+	check-planted debug-kernel check-fresh
 
 all: modules tool progs
 
@@ -51,11 +54,13 @@ help:
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
 	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
-	@echo "           in build/linux), then the check and stress tiers and"
+	@echo "           in SEQRING_CACHE), then the check and stress tiers and"
 	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
 	@echo "  debug-kernel  only build (or find cached) the debug kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
+	@echo "  check-fresh  README's quick start (make demo, make check) in a fresh"
+	@echo "           debootstrapped bookworm root with only git and make"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
 	@echo "  clean    remove build products"
 	@echo "Variables: KDIR (kernel build tree), KERNEL (image the VM boots)"
@@ -72,7 +77,7 @@ LINT_FILES := $(wildcard driver/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
 		include/uapi/linux/seqring.h
 
 $(CHECKPATCH):
-	@test -f $(KSRC_TAR) || apt-get install -y --no-install-recommends linux-source-6.1
+	@test -f $(KSRC_TAR) || tests/vm/deps.sh linux-source-6.1
 	mkdir -p build/checkpatch
 	tar -xf $(KSRC_TAR) -C build/checkpatch --strip-components=1 \
 		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
@@ -90,24 +95,25 @@ lint: $(CHECKPATCH)
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 check: deps
 	$(MAKE) all
-	tests/vm/run.sh check
+	KERNEL=$(KERNEL) tests/vm/run.sh check
 
 demo: deps
 	$(MAKE) all
-	tests/vm/run.sh demo
+	KERNEL=$(KERNEL) tests/vm/run.sh demo
 
 # 512 MiB: small enough that the largest ring (16M x 40 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
 # 50 cycles and may take over two minutes under emulation.
 stress: deps
 	$(MAKE) all
-	VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 tests/vm/run.sh stress
+	KERNEL=$(KERNEL) VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 \
+		tests/vm/run.sh stress
 
 # Prints a table and writes build/bench/results.{txt,csv,json}.
 bench: deps
 	$(MAKE) all
 	$(MAKE) -C tests/bench
-	QUICK=$(QUICK) tests/bench/run-bench.sh
+	KERNEL=$(KERNEL) QUICK=$(QUICK) tests/bench/run-bench.sh
 
 # The modules are rebuilt against the debug kernel; a later `make check`
 # rebuilds them against Debian's (kbuild sees the changed command line).
@@ -128,6 +134,10 @@ check-debug: debug-kernel
 		KERNEL=$$KERNEL VM_MEM=$$mem VM_TIMEOUT=2400 \
 			VM_SCRIPT_TIMEOUT=900 tests/vm/run.sh $$mode || status=1; \
 	done; exit $$status
+
+# Needs nothing installed beforehand but what mkroot.sh installs itself.
+check-fresh:
+	tests/fresh/check-fresh.sh
 
 check-planted: debug-kernel
 	. build/debug-kernel.env && KDIR=$$KDIR KERNEL=$$KERNEL \

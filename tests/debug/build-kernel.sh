@@ -3,37 +3,39 @@
 #
 # build-kernel.sh - build the debug kernel that `make check-debug` boots
 #
-# Unpacks Debian's linux-source-6.1 into build/linux, configures it from
-# `make tinyconfig` plus tests/debug.config, and builds bzImage and
-# modules_prepare plus Module.symvers (so that `make modules
-# KDIR=build/linux` works).
+# Unpacks Debian's linux-source-6.1, configures it from `make tinyconfig`
+# plus tests/debug.config, and builds bzImage and modules_prepare plus
+# Module.symvers (so that `make modules KDIR=...` works).
 #
-# The build is cached: build/linux/.seqring-config-hash records a hash of
-# the config fragment, the linux-source-6.1 package version and the recipe
-# below. When it matches and the build is complete, nothing is done. A new
-# package version unpacks the source again; a changed fragment reconfigures
-# the tree and rebuilds incrementally.
+# The build lives in the cache outside the clone, so that a fresh clone (CI)
+# finds it: $SEQRING_CACHE/debug-kernel/HASH/ (SEQRING_CACHE defaults to
+# /var/cache/seqring), where HASH is a hash of the config fragment, the
+# linux-source-6.1 package version and the recipe below. A changed input is
+# a new directory, built from scratch; an entry is used only once its
+# .seqring-complete file exists. An interrupted build is resumed
+# (incrementally) by the next run. Builds of the same entry from several
+# clones at once wait for each other (flock on HASH.lock). Old entries are
+# not removed: `rm -rf $SEQRING_CACHE/debug-kernel` clears them.
 #
 # Output: progress and compiler warnings on stderr (and in
 # build/debug-kernel.log); on stdout, only two shell assignments with
 # absolute paths, so that a caller can `eval "$(tests/debug/build-kernel.sh)"`:
-#   KDIR=.../build/linux
-#   KERNEL=.../build/linux/arch/x86/boot/bzImage
+#   KDIR=$SEQRING_CACHE/debug-kernel/HASH
+#   KERNEL=$SEQRING_CACHE/debug-kernel/HASH/arch/x86/boot/bzImage
 #
-# Environment: JOBS (default: nproc) parallel make jobs.
+# Environment: JOBS (default: nproc) parallel make jobs; SEQRING_CACHE.
 # Needs root only when packages are missing (installed with apt-get).
 
 set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fragment=$root/tests/debug.config
-kdir=$root/build/linux
+cache=${SEQRING_CACHE:-/var/cache/seqring}/debug-kernel
 tarball=/usr/src/linux-source-6.1.tar.xz
 log=$root/build/debug-kernel.log
 jobs=${JOBS:-$(nproc)}
-kmake=(make -C "$kdir" ARCH=x86_64 -j"$jobs")
 # Bump when the steps below change in a way that needs a rebuild.
-recipe=2
+recipe=3
 
 say() {
 	echo "build-kernel: $*" >&2
@@ -55,18 +57,37 @@ hash=$({
 	echo "recipe $recipe"
 	echo "linux-source-6.1 $srcver"
 	cat "$fragment"
-} | sha256sum | cut -d' ' -f1)
+} | sha256sum | cut -d' ' -f1 | head -c 16)
+kdir=$cache/$hash
+kmake=(make -C "$kdir" ARCH=x86_64 -j"$jobs")
 
 result() {
 	echo "KDIR=$kdir"
 	echo "KERNEL=$kdir/arch/x86/boot/bzImage"
 }
 
-if [ "$(cat "$kdir/.seqring-config-hash" 2>/dev/null)" = "$hash" ] &&
-   [ -f "$kdir/arch/x86/boot/bzImage" ] && [ -s "$kdir/Module.symvers" ]; then
+complete() {
+	[ -f "$kdir/.seqring-complete" ] && [ -f "$kdir/arch/x86/boot/bzImage" ] &&
+		[ -s "$kdir/Module.symvers" ]
+}
+
+if complete; then
 	say "up to date: $kdir/arch/x86/boot/bzImage"
 	result
 	exit 0
+fi
+
+# One build of an entry at a time; whoever waited finds it complete.
+mkdir -p "$cache"
+exec 8>"$kdir.lock"
+if ! flock -n 8; then
+	say "waiting for another build of $kdir"
+	flock 8
+	if complete; then
+		say "up to date: $kdir/arch/x86/boot/bzImage"
+		result
+		exit 0
+	fi
 fi
 
 mkdir -p "$root/build"
@@ -83,8 +104,6 @@ if [ "$(cat "$kdir/.seqring-source-version" 2>/dev/null)" != "$srcver" ]; then
 	tar -xf "$tarball" -C "$kdir" --strip-components=1
 	echo "$srcver" >"$kdir/.seqring-source-version"
 fi
-# A failed or interrupted build must not look finished to the next run.
-rm -f "$kdir/.seqring-config-hash"
 
 # --- configuration -----------------------------------------------------------
 say "configuring: tinyconfig + ${fragment#"$root"/}"
@@ -133,7 +152,7 @@ say "building bzImage and modules_prepare with $jobs jobs (log: $log)"
 [ "${PIPESTATUS[0]}" -eq 0 ] || die "make modules failed (see $log)"
 [ -s "$kdir/Module.symvers" ] || die "make modules wrote no Module.symvers"
 
-echo "$hash" >"$kdir/.seqring-config-hash"
+date -u +%FT%TZ >"$kdir/.seqring-complete"
 say "built $(cat "$kdir/include/config/kernel.release") in $(($(date +%s) - start))s:" \
     "$kdir/arch/x86/boot/bzImage"
 result

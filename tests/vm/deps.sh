@@ -50,9 +50,11 @@ if [ -n "$missing" ]; then
 		exit 1
 	fi
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update
+	# Other users of this machine may hold the dpkg lock: wait for it.
+	apt-get -o DPkg::Lock::Timeout=600 update
 	# shellcheck disable=SC2086 # word splitting of the list is intended
-	apt-get install -y --no-install-recommends $missing </dev/null
+	apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
+		$missing </dev/null
 	for p in $missing; do
 		is_installed "$p" || { echo "deps: $p still not installed" >&2; exit 1; }
 	done

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-fresh.sh - README's quick start on a fresh Debian bookworm (make
+# check-fresh)
+#
+# Makes a fresh bookworm root (tests/roots/mkroot.sh: debootstrap
+# --variant=minbase plus only what README's quick start tells a user to
+# install, git and make), clones the commit under test into it
+# (/root/seqring), and runs README's two commands there, in that order, each
+# exactly once, as root in the chroot:
+#   make demo
+#   make check
+# Both must pass the first time: `make demo` installs the packages itself,
+# so this is what catches a build that only works on a machine that has
+# them already. QEMU runs inside the chroot (inroot.sh mounts /proc, /sys
+# and /dev for it). The root is removed afterwards, pass or fail.
+#
+# The commit under test is HEAD of this clone; uncommitted changes are not
+# tested (a warning says so). Output: TAP, each command's output as
+# "# " lines (also in build/fresh/demo.log and build/fresh/check.log), and
+# as the last line "N passed, N failed". Exit status 0 iff both passed.
+#
+# Environment: SEQRING_CACHE (for the root's tarball), KEEP_ROOT=1 keeps
+# the root (its path is printed) for a look around; remove it with
+# tests/roots/rmroot.sh.
+
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 1
+out=build/fresh
+mkdir -p "$out"
+# The packages README's quick start names; nothing else is installed.
+user_pkgs="git make"
+
+passed=0 failed=0 n=0
+result() {
+	n=$((n + 1))
+	echo "$1 $n - $2"
+	if [ "$1" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+finish() {
+	echo "1..$n"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+commit=$(git rev-parse HEAD) || exit 1
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+	echo "# warning: uncommitted changes are not tested; testing $commit"
+fi
+
+root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-fresh.XXXXXX") || exit 1
+cleanup() {
+	if [ "${KEEP_ROOT:-0}" = 1 ]; then
+		echo "# root kept in $root (remove: tests/roots/rmroot.sh $root)"
+	else
+		tests/roots/rmroot.sh "$root"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+rmdir "$root"
+
+start=$(date +%s)
+if tests/roots/mkroot.sh bookworm "$root" $user_pkgs 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+	result ok "fresh bookworm root with $user_pkgs ($(($(date +%s) - start))s)"
+else
+	result "not ok" "fresh bookworm root with $user_pkgs"
+	finish
+fi
+
+# As a user would: clone, then check out the commit. The clone is made on
+# the host (the root cannot see this repository), with git's own transport
+# so that nothing but committed files is copied.
+if git clone -q --no-checkout "file://$repo" "$root/root/seqring" &&
+   git -C "$root/root/seqring" checkout -q --detach "$commit"; then
+	result ok "clone of $commit"
+else
+	result "not ok" "clone of $commit"
+	finish
+fi
+
+# run NAME: `make NAME` in the clone inside the root, once.
+run() {
+	local name=$1 log=$out/$1.log t0 rc summary
+	t0=$(date +%s)
+	tests/roots/inroot.sh "$root" sh -c "cd /root/seqring && make $name" \
+		</dev/null >"$log" 2>&1
+	rc=$?
+	sed 's/^/# /' "$log"
+	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ "$rc" -eq 0 ]; then
+		result ok "make $name passes the first time in the fresh root ($(($(date +%s) - t0))s${summary:+; $summary})"
+	else
+		result "not ok" "make $name passes the first time in the fresh root (exit status $rc${summary:+; $summary}; log: $log)"
+	fi
+}
+run demo
+run check
+echo "# check-fresh took $(($(date +%s) - start))s"
+finish
