@@ -36,8 +36,9 @@
  *
  * -u: the module may be unloaded meanwhile. Then read() failing with EIO
  * (an open /proc file whose entry is removed) or ENODEV (a walk ended by
- * the unload; in cat mode also an open sysfs file whose device is removed) and open() failing with ENOENT,
- * ENODEV or ENXIO end the run without error, and lseek() may fail with
+ * the unload; in cat mode also an open sysfs file whose device is
+ * removed) and open() failing with ENOENT, ENODEV or ENXIO end the run
+ * without error, and lseek() may fail with
  * EINVAL (a removed /proc entry) or ENODEV (a walk ended by the unload)
  * if the next read() fails with EIO.
  *
