@@ -207,6 +207,7 @@ int seqring_listing_open_dev(struct file *file, struct seqring *sr)
 	it->end = seqring_ring_next_seq(&sr->ring);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_listing_open_dev);
 
 /**
  * seqring_listing_read_iter - read() of the listing

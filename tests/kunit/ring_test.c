@@ -827,6 +827,35 @@ static void ring_test_iter_dying(struct kunit *test)
 	walk_close(w);
 }
 
+/*
+ * /proc/seqring exists before misc_register(), which can still fail: until
+ * init is done (and once exit has begun) the listing refuses to open, so
+ * that no file of a load that fails is ever open.
+ */
+static void ring_test_open_gate(struct kunit *test)
+{
+	struct seqring *sr = kunit_kzalloc(test, sizeof(*sr), GFP_KERNEL);
+	struct file *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sr);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&sr->ring, 4), 0);
+
+	KUNIT_EXPECT_EQ(test, seqring_listing_open_dev(file, sr), -ENODEV);
+	KUNIT_EXPECT_PTR_EQ(test, file->private_data, NULL);
+
+	sr->ready = true;
+	KUNIT_EXPECT_EQ(test, seqring_listing_open_dev(file, sr), 0);
+	KUNIT_EXPECT_PTR_NE(test, file->private_data, NULL);
+	if (file->private_data)
+		seq_release_private(NULL, file);
+
+	file->private_data = NULL;
+	sr->dying = true;
+	KUNIT_EXPECT_EQ(test, seqring_listing_open_dev(file, sr), -ENODEV);
+	seqring_ring_destroy(&sr->ring);
+}
+
 static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_empty),
 	KUNIT_CASE(ring_test_push_into_empty),
@@ -851,6 +880,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_iter_overwrite),
 	KUNIT_CASE(ring_test_iter_clear),
 	KUNIT_CASE(ring_test_iter_dying),
+	KUNIT_CASE(ring_test_open_gate),
 	{}
 };
 
