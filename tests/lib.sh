@@ -432,3 +432,86 @@ wait_line() {
 ms_now() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
+
+# prog_pair_run PROG CAPACITY [ARG...]: load seqring.ko with CAPACITY, run
+# $BIN/PROG ARG... into $T/PROG.tap, unload. Sets RUN_RC (the program's
+# exit status) and RMMOD_OK (yes/no).
+prog_pair_run() {
+	_p=$1 _cap=$2
+	shift 2
+	: >"$T/$_p.tap"
+	if ! load_seqring capacity="$_cap" >"$T/$_p.load" 2>&1; then
+		echo "# insmod seqring.ko capacity=$_cap failed: $(cat "$T/$_p.load")" \
+			>"$T/$_p.tap"
+	fi
+	"$BIN/$_p" "$@" >>"$T/$_p.tap" 2>&1
+	RUN_RC=$?
+	if unload_seqring >"$T/$_p.rmmod" 2>&1; then
+		RMMOD_OK=yes
+	else
+		RMMOD_OK=no
+		rmmod seqring 2>/dev/null
+	fi
+}
+
+# prog_pair_report PROG PREFIX RC RMMOD_OK: replay the program's TAP and
+# add its two own tests (it ran its whole plan, rmmod works after it).
+prog_pair_report() {
+	tap_include "$2" "$T/$1.tap"
+	_ran=$TAP_INC_RAN
+	# Keep the count promised by the plan line printed before.
+	while [ "$TAP_INC_RAN" -lt "$TAP_INC_PLAN" ]; do
+		TAP_INC_RAN=$((TAP_INC_RAN + 1))
+		not_ok "$2$1 test $TAP_INC_RAN not run: the program stopped early"
+	done
+	_desc="$2$1 ran its whole plan ($TAP_INC_PLAN tests) and exited normally"
+	if [ "$TAP_INC_PLAN" -gt 0 ] && [ "$_ran" -eq "$TAP_INC_PLAN" ] &&
+	   [ "$3" -le 1 ]; then
+		ok "$_desc"
+	else
+		not_ok "$_desc" "expected $TAP_INC_PLAN results and exit status 0 or 1, got $_ran results and exit status $3"
+	fi
+	if [ "$4" = yes ]; then
+		ok "$2rmmod seqring after $1 exited"
+	else
+		not_ok "$2rmmod seqring after $1 exited" "$(cat "$T/$1.rmmod")"
+	fi
+}
+
+# prog_pair PROG CAPACITY WHAT [ARG...]: the whole of a script that runs a
+# C TAP program natively (64-bit) and, when it was built, as PROG32 (i386,
+# through compat_ioctl), each against a freshly loaded module, and passes
+# their TAP through as its own tests, prefixed [64] / [32]. WHAT names the
+# ABI for the skip message.
+prog_pair() {
+	_prog=$1 _capacity=$2 _what=$3
+	shift 3
+	prog_pair_run "$_prog" "$_capacity" "$@"
+	_rc64=$RUN_RC _rm64=$RMMOD_OK
+	_n64=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$T/$_prog.tap" | head -n 1)
+	_total=$((${_n64:-0} + 2))
+
+	_skip32=
+	if [ ! -x "$BIN/${_prog}32" ]; then
+		_skip32="${_prog}32 not built: the build host's cc cannot link -m32 -static (install gcc-multilib)"
+	elif ! "$BIN/${_prog}32" --help 2>&1 | grep -q '^usage:'; then
+		_skip32="this kernel cannot run i386 binaries (CONFIG_IA32_EMULATION off?)"
+	fi
+	if [ -z "$_skip32" ]; then
+		prog_pair_run "${_prog}32" "$_capacity" "$@"
+		_rc32=$RUN_RC _rm32=$RMMOD_OK
+		_n32=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$T/${_prog}32.tap" | head -n 1)
+		_total=$((_total + ${_n32:-0} + 2))
+	else
+		_total=$((_total + 1))
+	fi
+
+	plan "$_total"
+	prog_pair_report "$_prog" "[64] " "$_rc64" "$_rm64"
+	if [ -z "$_skip32" ]; then
+		prog_pair_report "${_prog}32" "[32] " "$_rc32" "$_rm32"
+	else
+		skip "[32] the $_what ABI through compat_ioctl (${_prog}32)" "$_skip32"
+	fi
+	done_testing
+}
