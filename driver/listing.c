@@ -64,6 +64,12 @@ static void *seqring_listing_start(struct seq_file *m, loff_t *pos)
 		return ERR_PTR(-EINTR);
 	it->locked = true;
 
+	/*
+	 * No new walk once exit has begun: a read() after an lseek() that the
+	 * unload ended must fail too, not start over at the header.
+	 */
+	if (READ_ONCE(it->sr->dying))
+		return ERR_PTR(-ENODEV);
 	if (it->rescan) {
 		it->end = seqring_ring_next_seq(ring);
 		it->rescan = false;

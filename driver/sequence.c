@@ -29,8 +29,12 @@ static bool sequence_dying;
 
 static void *sequence_start(struct seq_file *m, loff_t *pos)
 {
-	loff_t *spos = kmalloc(sizeof(*spos), GFP_KERNEL);
+	loff_t *spos;
 
+	/* As in next(): a read() after a seek the unload ended fails too. */
+	if (READ_ONCE(sequence_dying))
+		return ERR_PTR(-ENODEV);
+	spos = kmalloc(sizeof(*spos), GFP_KERNEL);
 	if (!spos)
 		return ERR_PTR(-ENOMEM);
 	*spos = *pos;

@@ -810,7 +810,7 @@ static void ring_test_iter_clear(struct kunit *test)
 	walk_close(w);
 }
 
-/* A walk of a device that is going ends at its next record. */
+/* A walk of a device that is going ends at its next record; none starts. */
 static void ring_test_iter_dying(struct kunit *test)
 {
 	struct walk *w = walk_open(test, 8);
@@ -822,6 +822,12 @@ static void ring_test_iter_dying(struct kunit *test)
 	w->sr.dying = true;
 	walk_next(test, w);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(w->v));
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(w->v), -ENODEV);
+	walk_stop(test, w);
+
+	/* seq_lseek() leaves a failed seek at 0: no header there either. */
+	w->m.index = 0;
+	walk_start(w);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(w->v), -ENODEV);
 	walk_stop(test, w);
 	walk_close(w);
