@@ -28,6 +28,7 @@ udev
 cpio
 gzip
 xz-utils
+curl
 stress-ng
 trinity
 "
