@@ -459,7 +459,7 @@ static long seqring_ioctl_set_wakeup(struct seqring_client *client,
 		return -EINVAL;
 	WRITE_ONCE(client->wakeup, n);
 	/* A lower threshold may be met already: let a waiter look again. */
-	wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+	wake_up_interruptible_poll(&ring->wait, SEQRING_POLL_WAKE);
 	return 0;
 }
 

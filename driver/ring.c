@@ -305,7 +305,7 @@ static bool seqring_ring_publish(struct seqring_ring *ring,
 static void seqring_ring_wake(struct seqring_ring *ring)
 {
 	if (wq_has_sleeper(&ring->wait))
-		wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+		wake_up_interruptible_poll(&ring->wait, SEQRING_POLL_WAKE);
 }
 
 /**
@@ -458,7 +458,7 @@ int seqring_ring_clear(struct seqring_ring *ring)
 	mutex_unlock(&ring->write_lock);
 	mutex_unlock(&ring->walk_lock);
 	/* Stream readers that were behind must learn it. */
-	wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLERR | EPOLLPRI);
+	wake_up_interruptible_poll(&ring->wait, SEQRING_POLL_WAKE);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
@@ -519,7 +519,7 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	synchronize_rcu();
 	kvfree(old);
 	/* A reader's wake-up threshold may now be out of reach: let it see. */
-	wake_up_interruptible_poll(&ring->wait, EPOLLIN | EPOLLRDNORM);
+	wake_up_interruptible_poll(&ring->wait, SEQRING_POLL_WAKE);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);

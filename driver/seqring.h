@@ -8,6 +8,7 @@
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/rcupdate.h>
 #include <linux/seqlock.h>
@@ -43,6 +44,14 @@ struct seqring_slots {
 	u32 capacity;
 	struct seqring_slot slot[];
 };
+
+/*
+ * What a stream reader is woken with. A push or a resize can put a reader
+ * behind (EPOLLERR | EPOLLPRI) as well as give it readings (EPOLLIN), and
+ * epoll passes a wake-up only to waiters that asked for one of its bits:
+ * every wake-up carries all of them, and poll() says which apply.
+ */
+#define SEQRING_POLL_WAKE	(EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLPRI)
 
 /**
  * struct seqring_ring - a ring of readings that readers never lock

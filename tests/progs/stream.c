@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -270,7 +271,7 @@ struct child {
 	int rfd;
 };
 
-enum child_op { OP_READ, OP_POLL, OP_READ_SIGINT };
+enum child_op { OP_READ, OP_POLL, OP_READ_SIGINT, OP_EPOLL_PRI };
 
 static void on_signal(int sig)
 {
@@ -281,7 +282,8 @@ static void on_signal(int sig)
  * Fork a child that does @op on @fd (blocking) and reports the outcome.
  * OP_READ_SIGINT first installs a SIGUSR1 handler without SA_RESTART, so a
  * signal ends the read with EINTR; OP_READ installs one with SA_RESTART,
- * so the read goes on after it (-ERESTARTSYS).
+ * so the read goes on after it (-ERESTARTSYS). OP_EPOLL_PRI waits in
+ * epoll_wait() for EPOLLPRI alone.
  */
 static void child_start(struct child *c, int fd, enum child_op op)
 {
@@ -307,7 +309,15 @@ static void child_start(struct child *c, int fd, enum child_op op)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = op == OP_READ_SIGINT ? 0 : SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
-	if (op == OP_POLL) {
+	if (op == OP_EPOLL_PRI) {
+		struct epoll_event ev = { .events = EPOLLPRI };
+		int ep = epoll_create1(0);
+
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+			res.ret = -errno;
+		else
+			res.ret = epoll_wait(ep, &ev, 1, -1) < 0 ? -errno : (int)ev.events;
+	} else if (op == OP_POLL) {
 		pfd.fd = fd;
 		pfd.events = POLLIN | POLLRDNORM | POLLPRI;
 		pfd.revents = 0;
@@ -1027,6 +1037,35 @@ static void test_poll_wakes(void)
 	close(fd);
 }
 
+/*
+ * epoll hands a wake-up only to waiters that asked for one of its bits: one
+ * waiting for EPOLLPRI alone must be woken by the push that overruns it.
+ */
+static void test_epoll_pri_wakes(void)
+{
+	struct child_res res;
+	struct child c;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&c, fd, OP_EPOLL_PRI);
+	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
+		tap_diag("the epoll child is not asleep");
+	push(1, capacity + 1);
+	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "an epoll waiter for EPOLLPRI alone wakes on an overrun");
+		tap_diag("expected EPOLLPRI within %d ms, got nothing",
+			 CHILD_TIMEOUT_MS);
+	} else if (!tap_result(res.ret > 0 && (res.ret & EPOLLPRI),
+			       "an epoll waiter for EPOLLPRI alone wakes on an overrun")) {
+		tap_diag("expected EPOLLPRI, got %s",
+			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
+	}
+	child_end(&c);
+	close(fd);
+}
+
 /* ---- SET_WAKEUP ---- */
 
 static void test_wakeup_zero(void)
@@ -1596,6 +1635,7 @@ static void (*const tests[])(void) = {
 	test_poll_behind,
 	test_poll_after_epipe,
 	test_poll_wakes,
+	test_epoll_pri_wakes,
 	test_wakeup_zero,
 	test_wakeup_above,
 	test_wakeup_capacity,
