@@ -46,16 +46,16 @@ cleanup_root() {
 }
 trap 'cleanup_root; _tap_cleanup' EXIT
 
-# in CMD...: run CMD in the root, output to $T/in.log (shown on failure).
-in() {
+# inroot CMD...: run CMD in the root, output to $T/in.log (shown on failure).
+inroot() {
 	tests/roots/inroot.sh "$root" env DEBIAN_FRONTEND=noninteractive "$@" \
 		</dev/null >"$T/in.log" 2>&1
 }
-# in_ok DESC CMD...: a test that CMD succeeds in the root.
-in_ok() {
+# inroot_ok DESC CMD...: a test that CMD succeeds in the root.
+inroot_ok() {
 	local desc=$1
 	shift
-	if in "$@"; then
+	if inroot "$@"; then
 		ok "$desc"
 	else
 		not_ok "$desc" "expected exit status 0 from '$*' in the root, got $?" \
@@ -82,7 +82,7 @@ cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "$root/tmp/debs/" ||
 	fail_rest "no packages in build/deb (50-deb.sh makes them)"
 
 # --- install ----------------------------------------------------------------
-in_ok "apt-get install ./$dkms_deb ./$tools_deb (pulls dkms and a compiler)" \
+inroot_ok "apt-get install ./$dkms_deb ./$tools_deb (pulls dkms and a compiler)" \
 	apt-get install -y "/tmp/debs/$dkms_deb" "/tmp/debs/$tools_deb"
 cp "$T/in.log" "$out/install.log"
 is installed "$(dkms_state "$kver")" "dkms status: seqring/$version installed for $kver"
@@ -145,26 +145,26 @@ else
 	not_ok "a reinstall killed while DKMS compiles" "the build was never seen running" \
 		"$(tail -n 20 "$out/killed.log")"
 fi
-in_ok "dpkg -i of the same version after it" dpkg -i "/tmp/debs/$dkms_deb"
+inroot_ok "dpkg -i of the same version after it" dpkg -i "/tmp/debs/$dkms_deb"
 cp "$T/in.log" "$out/after-killed.log"
 is installed "$(dkms_state "$kver")" "... and seqring is installed for $kver again"
 
 # A build that fails (the kernel's build tree is broken), then is fixed.
 mk=$root/usr/src/linux-headers-$kver/Makefile
 mv "$mk" "$mk.away"
-in dpkg -i "/tmp/debs/$dkms_deb"
+inroot dpkg -i "/tmp/debs/$dkms_deb"
 rc=$?
 cp "$T/in.log" "$out/failed.log"
 diag "dpkg -i with a broken kernel build tree exited with status $rc (log: $out/failed.log)"
 isnt installed "$(dkms_state "$kver")" "a DKMS build that fails does not leave seqring installed"
 mv "$mk.away" "$mk"
-in_ok "dpkg -i of the same version once the build tree is fixed" \
+inroot_ok "dpkg -i of the same version once the build tree is fixed" \
 	sh -c "dpkg --configure -a && dpkg -i /tmp/debs/$dkms_deb"
 cp "$T/in.log" "$out/after-failed.log"
 is installed "$(dkms_state "$kver")" "... and seqring is installed for $kver again"
 
 # --- a second kernel -------------------------------------------------------------
-in_ok "apt-get install -t bookworm-backports linux-headers-amd64" \
+inroot_ok "apt-get install -t bookworm-backports linux-headers-amd64" \
 	apt-get install -y -t bookworm-backports linux-headers-amd64
 cp "$T/in.log" "$out/second-kernel.log"
 kver2=$(cd "$root/usr/src" && ls -d linux-headers-*-amd64 2>/dev/null |
@@ -173,7 +173,7 @@ is installed "$(dkms_state "${kver2:-none}")" \
 	"DKMS built seqring for the new kernel (${kver2:-none}) when its headers came"
 
 # --- remove --------------------------------------------------------------------------
-in_ok "apt-get purge seqring-dkms seqring-tools" \
+inroot_ok "apt-get purge seqring-dkms seqring-tools" \
 	apt-get purge -y seqring-dkms seqring-tools
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
 	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/sbin usr/share/man \
