@@ -9,12 +9,13 @@
 #   1. resolve: the version linux-headers-FLAVOUR of the kernel's Debian
 #      suite depends on now (tests/kernels/suite-apt.sh; sid moves on, so
 #      "newest" is whatever sid has when the run starts);
-#   2. build: in a root of that suite with make and exactly those headers,
-#      which pull in the compiler the kernel was built with
+#   2. build: in a root of that suite with make, sparse and exactly those
+#      headers, which pull in the compiler the kernel was built with
 #      (tests/roots/mkroot.sh, cached; one root per suite, holding the
 #      headers of every kernel the list has from that suite), the source
 #      tree copied in, `make modules KDIR=/usr/src/linux-headers-KVER
-#      CC=<the compiler its .config names>`; the root is removed after;
+#      CC=<the compiler its .config names> W=1 C=2`, a warning or a sparse
+#      report failing the kernel; the root is removed after;
 #   3. image: linux-image-VER (in sid: the linux-binary-VER it depends on)
 #      downloaded with `apt-get download` and its bzImage extracted with
 #      `dpkg-deb -x`, never installed; kept in
@@ -173,7 +174,7 @@ done
 
 # --- 2. build, one root per suite ---------------------------------------------
 for s in "${suites[@]}"; do
-	pkgs=(make)
+	pkgs=(make sparse)
 	for name in "${all[@]}"; do
 		[ "${suite[$name]}" = "$s" ] && [ -n "${hdr[$name]:-}" ] &&
 			pkgs+=("${hdr[$name]}=${ver[$name]}")
@@ -210,11 +211,18 @@ for s in "${suites[@]}"; do
 		mkdir -p "$src"
 		git ls-files -z -co --exclude-standard | tar --null -T - -cf - |
 			tar -C "$src" -xf -
+		# W=1 C=2, as make lint on the default kernel: every
+		# supported kernel's headers must build the driver silently.
 		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules \
-			KDIR="/usr/src/${hdr[$name]}" ${c:+CC=$c} >"$dir/build.log" 2>&1 &&
+			KDIR="/usr/src/${hdr[$name]}" ${c:+CC=$c} W=1 C=2 \
+			>"$dir/build.log" 2>&1 &&
 		   cp "$src/seqring.ko" "$src/sequence.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
-			say "$name: modules built with ${cc[$name]}"
+			say "$name: modules built with ${cc[$name]}, W=1 C=2"
+			if grep -qE 'warning:|error:' "$dir/build.log"; then
+				fail[$name]="the W=1 C=2 build warns (log: $dir/build.log)"
+				grep -E 'warning:|error:' "$dir/build.log" | head -n 20 | sed 's/^/# /'
+			fi
 		else
 			fail[$name]="build the modules for ${kver[$name]} with ${c:-gcc} (log: $dir/build.log)"
 			tail -n 20 "$dir/build.log" | sed 's/^/# /'
