@@ -1012,7 +1012,12 @@ static void test_poll_after_epipe(void)
 	close(fd);
 }
 
-static void test_poll_wakes(void)
+/*
+ * expect_wake - start a child blocked in OP on a fresh reader, push COUNT
+ * readings, and check that the child returns with WANT (named WANT_NAME) set.
+ */
+static void expect_wake(int op, __u32 count, int want, const char *want_name,
+			const char *name)
 {
 	struct child_res res;
 	struct child c;
@@ -1020,21 +1025,26 @@ static void test_poll_wakes(void)
 
 	clear_ring();
 	fd = open_reader(0);
-	child_start(&c, fd, OP_POLL);
+	child_start(&c, fd, op);
 	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
-		tap_diag("the polling child is not asleep");
-	push(1, 1);
+		tap_diag("the waiting child is not asleep");
+	push(1, count);
 	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, "a blocked poll wakes on a push with POLLIN");
-		tap_diag("expected POLLIN within %d ms, got nothing",
+		tap_result(false, name);
+		tap_diag("expected %s within %d ms, got nothing", want_name,
 			 CHILD_TIMEOUT_MS);
-	} else if (!tap_result(res.ret > 0 && (res.ret & POLLIN),
-			       "a blocked poll wakes on a push with POLLIN")) {
-		tap_diag("expected POLLIN, got %s",
+	} else if (!tap_result(res.ret > 0 && (res.ret & want), name)) {
+		tap_diag("expected %s, got %s", want_name,
 			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
 	}
 	child_end(&c);
 	close(fd);
+}
+
+static void test_poll_wakes(void)
+{
+	expect_wake(OP_POLL, 1, POLLIN, "POLLIN",
+		    "a blocked poll wakes on a push with POLLIN");
 }
 
 /*
@@ -1043,27 +1053,8 @@ static void test_poll_wakes(void)
  */
 static void test_epoll_pri_wakes(void)
 {
-	struct child_res res;
-	struct child c;
-	int fd;
-
-	clear_ring();
-	fd = open_reader(0);
-	child_start(&c, fd, OP_EPOLL_PRI);
-	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
-		tap_diag("the epoll child is not asleep");
-	push(1, capacity + 1);
-	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, "an epoll waiter for EPOLLPRI alone wakes on an overrun");
-		tap_diag("expected EPOLLPRI within %d ms, got nothing",
-			 CHILD_TIMEOUT_MS);
-	} else if (!tap_result(res.ret > 0 && (res.ret & EPOLLPRI),
-			       "an epoll waiter for EPOLLPRI alone wakes on an overrun")) {
-		tap_diag("expected EPOLLPRI, got %s",
-			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
-	}
-	child_end(&c);
-	close(fd);
+	expect_wake(OP_EPOLL_PRI, capacity + 1, EPOLLPRI, "EPOLLPRI",
+		    "an epoll waiter for EPOLLPRI alone wakes on an overrun");
 }
 
 /* ---- SET_WAKEUP ---- */
