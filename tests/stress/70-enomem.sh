@@ -3,14 +3,14 @@
 #
 # Stress 6: allocation failure at load time.
 #
-# capacity=16777216 (the maximum) asks for a 640 MiB ring. The stress VM has
+# capacity=16777216 (the maximum) asks for a 768 MiB ring. The stress VM has
 # less RAM than that (run.sh VM_MEM=512: about 457 MiB), so vmalloc refuses
 # it at once (the size exceeds the total RAM: no reclaim, no OOM killer).
 # The load must fail with ENOMEM ("Cannot allocate memory"), leave nothing
 # behind (no /proc/seqring, debugfs directory, /dev/seqring, sysfs
 # directories, module), log the driver's one-line error and no allocator
 # splat, 20 times in a row; and the module must load and work afterwards,
-# also with a ring that only vmalloc can provide (4M readings, 160 MiB).
+# also with a ring that only vmalloc can provide (4M readings, 192 MiB).
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -19,7 +19,9 @@ plan 11
 
 tries=20
 max=16777216
-need_kib=$((max * 40 / 1024))
+# A slot is the 40-byte reading and its 8-byte sequence number.
+slot_bytes=48
+need_kib=$((max * slot_bytes / 1024))
 mem_kib=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
 diag "guest RAM: MemTotal $mem_kib KiB; a $max-reading ring needs $need_kib KiB"
 if [ "$mem_kib" -ge "$need_kib" ]; then
@@ -62,7 +64,7 @@ is "4096 3 3" "$(attr capacity) $(stat_get total) $(listing | wc -l)" \
 	"... and works (capacity 4096, 3 readings pushed and listed)"
 check_unload "... and unloads"
 
-check_load "a 4194304-reading ring (160 MiB, vmalloc only) loads" capacity=4194304
+check_load "a 4194304-reading ring (192 MiB, vmalloc only) loads" capacity=4194304
 is 4194304 "$(attr capacity)" "... with that capacity"
 check_unload "... and unloads"
 bad=$(kernel_reports stress-70)
