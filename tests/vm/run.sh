@@ -108,8 +108,9 @@ boot_image() {
 			xz) off='\xfd7zXZ\x00' unpack='xz -dc --single-stream' ;;
 			gzip) off='\x1f\x8b\x08\x00' unpack='gzip -dc' ;;
 			esac
-			off=$(LC_ALL=C grep -obUaP "$off" "$img" 2>/dev/null | head -n 1)
-			off=${off%%:*}
+			# Only the offset: the match itself may hold a NUL byte.
+			off=$(LC_ALL=C grep -obUaP "$off" "$img" 2>/dev/null |
+				head -n 1 | cut -d: -f1)
 			[ -n "$off" ] || continue
 			# The compressed kernel is followed by other data: stop at
 			# the end of the first stream, ignore what follows (gzip
