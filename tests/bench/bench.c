@@ -1191,6 +1191,29 @@ static void stream_latency(enum stream_kind kind, int samples, double *p50,
 	*p99 = v[(ssh->nlat * 99 + 99) / 100 - 1];
 }
 
+/* Value of "KEY: N" (or "KEY: N kB") in @path, -1 if absent. */
+static long long file_key(const char *path, const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long long v = -1;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			v = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	if (v < 0)
+		die("no '%s' in %s", key, path);
+	return v;
+}
+
 /* ns per PUSH in a block of @iters. */
 static double push_block(int fd, unsigned long iters)
 {
@@ -1206,33 +1229,67 @@ static double push_block(int fd, unsigned long iters)
 	return (double)(now_ns() - t0) / iters;
 }
 
+/* A process that only burns CPU away from CPU 0, never touching the ring. */
+static pid_t start_spinner(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		pin_away_from_cpu0();
+		for (;;)
+			__asm__ __volatile__("" ::: "memory");
+	}
+	return pid;
+}
+
 /*
  * PUSH with a consumer that follows the stream with blocking read()s,
  * against PUSH with that consumer stopped (SIGSTOP takes it off the wait
- * queue: its read() is interrupted and restarted on SIGCONT).
+ * queue: its read() is interrupted and restarted on SIGCONT), and against
+ * PUSH with a process spinning on the consumer's CPU instead, which shares
+ * nothing with the ring: what that costs is the emulator's, not the
+ * driver's. @sleeps gets the consumer's voluntary context switches per
+ * PUSH while it follows: how often a push found it asleep and woke it.
  */
-static void stream_push_cost(int rounds, double *alone, double *followed)
+static void stream_push_cost(int rounds, double *alone, double *followed,
+			     double *busy, double *sleeps)
 {
 	unsigned long iters = quick ? 2000 : 5000;
+	char status[64];
+	pid_t pid, spin;
+	long long sw;
 	int fd, r, k;
-	pid_t pid;
 
 	fd = xopen(DEV_PATH, O_WRONLY);
 	pid = stream_start(STREAM_SEQRING, ~0ULL, false);
+	spin = start_spinner();
+	kill(spin, SIGSTOP);
+	snprintf(status, sizeof(status), "/proc/%d/status", (int)pid);
 	/* Warm up, consumer running. */
 	push_block(fd, iters);
 	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < 2; k++) {
-			bool with = (k + r) % 2;
+		for (k = 0; k < 3; k++) {
+			int what = (k + r) % 3;
 
-			kill(pid, with ? SIGCONT : SIGSTOP);
+			kill(pid, what == 1 ? SIGCONT : SIGSTOP);
+			kill(spin, what == 2 ? SIGCONT : SIGSTOP);
 			usleep(20000);
-			if (with)
+			if (what == 1) {
+				sw = file_key(status, "voluntary_ctxt_switches");
 				followed[r] = push_block(fd, iters);
-			else
+				sleeps[r] = (double)(file_key(status,
+					"voluntary_ctxt_switches") - sw) / iters;
+			} else if (what == 2) {
+				busy[r] = push_block(fd, iters);
+			} else {
 				alone[r] = push_block(fd, iters);
+			}
 		}
 	}
+	kill(spin, SIGKILL);
+	waitpid(spin, NULL, 0);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	close(fd);
@@ -1241,7 +1298,8 @@ static void stream_push_cost(int rounds, double *alone, double *followed)
 static int cmd_stream(void)
 {
 	double rate[2][MAX_ROUNDS], p50[2][MAX_ROUNDS], p99[2][MAX_ROUNDS];
-	double alone[MAX_ROUNDS], followed[MAX_ROUNDS];
+	double alone[MAX_ROUNDS], followed[MAX_ROUNDS], busy[MAX_ROUNDS];
+	double sleeps[MAX_ROUNDS];
 	unsigned long long n = quick ? 5000 : 20000;
 	int rounds, lrounds, samples, nkinds, r, j, k;
 	char param[32];
@@ -1271,7 +1329,7 @@ static int cmd_stream(void)
 			k = (j + r) % nkinds;
 			stream_latency(k, samples, &p50[k][r], &p99[k][r]);
 		}
-	stream_push_cost(rounds, alone, followed);
+	stream_push_cost(rounds, alone, followed, busy, sleeps);
 
 	print_row_head();
 	snprintf(param, sizeof(param), "%llu", n);
@@ -1298,33 +1356,14 @@ static int cmd_stream(void)
 	record("stream", "push_followed", "1", "ns", followed, rounds);
 	record_ratio("stream", "push_followed/push_alone", "1", followed,
 		     alone, rounds);
+	record("stream", "push_cpu1_busy", "1", "ns", busy, rounds);
+	record_ratio("stream", "push_cpu1_busy/push_alone", "1", busy, alone,
+		     rounds);
+	record("stream", "consumer_sleeps_per_push", "1", "n", sleeps, rounds);
 	return 0;
 }
 
 /* ---- memory ----------------------------------------------------------------- */
-
-/* Value of "KEY: N" (or "KEY: N kB") in @path, -1 if absent. */
-static long long file_key(const char *path, const char *key)
-{
-	char line[256];
-	size_t len = strlen(key);
-	long long v = -1;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		die("open %s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, len) && line[len] == ':') {
-			v = strtoll(line + len + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	if (v < 0)
-		die("no '%s' in %s", key, path);
-	return v;
-}
 
 static int cmd_memory(unsigned long long n, const char *before)
 {
