@@ -68,7 +68,11 @@ for patch in "${patches[@]}"; do
 		while IFS= read -r -d '' f; do
 			[ -e "$f" ] && cp --parents -P -- "$f" "$dir/"
 		done
-	if ! (cd "$dir" && git apply "$root/$patch") >"$dir.log" 2>&1; then
+	# Inside this repository, git apply would take the patch's paths as
+	# relative to its top and skip them, saying nothing: stop git from
+	# finding the repository above the copy.
+	if ! (cd "$dir" && GIT_CEILING_DIRECTORIES=$root/build/planted \
+		git apply "$root/$patch") >"$dir.log" 2>&1; then
 		result "not ok" "$desc" "the patch does not apply:" "$(cat "$dir.log")"
 		continue
 	fi
