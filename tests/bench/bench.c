@@ -1244,6 +1244,9 @@ static pid_t start_spinner(void)
 	return pid;
 }
 
+/* What runs on the other CPU while stream_push_cost() times a block. */
+enum push_with { WITH_NOTHING, WITH_CONSUMER, WITH_SPINNER, PUSH_WITH_N };
+
 /*
  * PUSH with a consumer that follows the stream with blocking read()s,
  * against PUSH with that consumer stopped (SIGSTOP takes it off the wait
@@ -1270,18 +1273,18 @@ static void stream_push_cost(int rounds, double *alone, double *followed,
 	/* Warm up, consumer running. */
 	push_block(fd, iters);
 	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < 3; k++) {
-			int what = (k + r) % 3;
+		for (k = 0; k < PUSH_WITH_N; k++) {
+			enum push_with with = (k + r) % PUSH_WITH_N;
 
-			kill(pid, what == 1 ? SIGCONT : SIGSTOP);
-			kill(spin, what == 2 ? SIGCONT : SIGSTOP);
+			kill(pid, with == WITH_CONSUMER ? SIGCONT : SIGSTOP);
+			kill(spin, with == WITH_SPINNER ? SIGCONT : SIGSTOP);
 			usleep(20000);
-			if (what == 1) {
+			if (with == WITH_CONSUMER) {
 				sw = file_key(status, "voluntary_ctxt_switches");
 				followed[r] = push_block(fd, iters);
 				sleeps[r] = (double)(file_key(status,
 					"voluntary_ctxt_switches") - sw) / iters;
-			} else if (what == 2) {
+			} else if (with == WITH_SPINNER) {
 				busy[r] = push_block(fd, iters);
 			} else {
 				alone[r] = push_block(fd, iters);

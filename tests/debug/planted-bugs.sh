@@ -71,7 +71,7 @@ for patch in "${patches[@]}"; do
 	# Inside this repository, git apply would take the patch's paths as
 	# relative to its top and skip them, saying nothing: stop git from
 	# finding the repository above the copy.
-	if ! (cd "$dir" && GIT_CEILING_DIRECTORIES=$root/build/planted \
+	if ! (cd "$dir" && GIT_CEILING_DIRECTORIES=$root/${dir%/*} \
 		git apply "$root/$patch") >"$dir.log" 2>&1; then
 		result "not ok" "$desc" "the patch does not apply:" "$(cat "$dir.log")"
 		continue

@@ -1016,7 +1016,7 @@ static void test_poll_after_epipe(void)
  * expect_wake - start a child blocked in OP on a fresh reader, push COUNT
  * readings, and check that the child returns with WANT (named WANT_NAME) set.
  */
-static void expect_wake(int op, __u32 count, int want, const char *want_name,
+static void expect_wake(enum child_op op, __u32 count, int want, const char *want_name,
 			const char *name)
 {
 	struct child_res res;
