@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh - build the debug kernel that `make check-debug` boots
+# build-kernel.sh [FLAVOUR] - build a debug kernel that the debug tiers boot
 #
 # Unpacks Debian's linux-source-6.1, configures it from `make tinyconfig`
 # plus tests/debug.config, and builds bzImage and modules_prepare plus
 # Module.symvers (so that `make modules KDIR=...` works).
+#
+# FLAVOUR is kasan (the default; `make check-debug`: KASAN, lockdep,
+# kmemleak, failslab) or kcsan (`make check-kcsan`): tests/kcsan.config on
+# top of tests/debug.config. KASAN and KCSAN exclude each other, so KCSAN
+# is a second kernel, cached like the first.
 #
 # The build lives in the cache outside the clone, so that a fresh clone (CI)
 # finds it: $SEQRING_CACHE/debug-kernel/HASH/ (SEQRING_CACHE defaults to
@@ -29,7 +34,15 @@
 set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-fragment=$root/tests/debug.config
+flavour=${1:-kasan}
+case $flavour in
+kasan) fragments=("$root/tests/debug.config") ;;
+kcsan) fragments=("$root/tests/debug.config" "$root/tests/kcsan.config") ;;
+*)
+	echo "usage: $0 [kasan|kcsan]" >&2
+	exit 2
+	;;
+esac
 cache=${SEQRING_CACHE:-/var/cache/seqring}/debug-kernel
 tarball=/usr/src/linux-source-6.1.tar.xz
 log=$root/build/debug-kernel.log
@@ -51,6 +64,21 @@ die() {
 "$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev \
 	tar perl >&2 || die "cannot install the packages a kernel build needs"
 [ -f "$tarball" ] || die "linux-source-6.1 is installed but $tarball is missing"
+
+# The fragments merged into one, a later line for an option replacing an
+# earlier one: what merge_config.sh applies and what .config must show.
+mkdir -p "$root/build"
+fragment=$root/build/debug-$flavour.config
+awk '
+	/^CONFIG_[A-Za-z0-9_]*=/ { sym = $0; sub(/=.*/, "", sym) }
+	/^# CONFIG_[A-Za-z0-9_]* is not set$/ { sym = $2 }
+	/^(CONFIG_|# CONFIG_.* is not set$)/ {
+		if (!(sym in line))
+			order[n++] = sym
+		line[sym] = $0
+	}
+	END { for (i = 0; i < n; i++) print line[order[i]] }
+' "${fragments[@]}" >"$fragment"
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 hash=$({
@@ -106,7 +134,7 @@ if [ "$(cat "$kdir/.seqring-source-version" 2>/dev/null)" != "$srcver" ]; then
 fi
 
 # --- configuration -----------------------------------------------------------
-say "configuring: tinyconfig + ${fragment#"$root"/}"
+say "configuring ($flavour): tinyconfig + ${fragments[*]#"$root"/}"
 "${kmake[@]}" -s tinyconfig >>"$log" 2>&1 || die "make tinyconfig failed (see $log)"
 # -m: merge only; olddefconfig then resolves dependencies, giving newly
 # visible options their defaults.

@@ -5,6 +5,8 @@
 #
 # Each tests/debug/planted/NAME.patch plants one bug in the driver. Its
 # header says how the debug kernel must catch it:
+#   Kernel: FLAVOUR   the debug kernel that must catch it: kasan (the
+#                     default: KASAN, lockdep, kmemleak) or kcsan
 #   Mode: MODE        the tier to run (check, stress, debugvm)
 #   Filter: GLOB      only these guest scripts (VM_FILTER), to keep it short
 #   Expect: ERE       a line the kernel log or the TAP output must contain
@@ -17,18 +19,12 @@
 # Output: TAP, one result per patch, then "N passed, N failed". Exit
 # status 0 iff every planted bug was caught.
 #
-# Environment: KDIR and KERNEL of the debug kernel (default: built or
-# reused by tests/debug/build-kernel.sh).
+# The debug kernels are built, or found cached, by tests/debug/build-kernel.sh.
 
 set -u
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
-
-if [ -z "${KDIR:-}" ] || [ -z "${KERNEL:-}" ]; then
-	env=$(tests/debug/build-kernel.sh) || exit 1
-	eval "$env"
-fi
 
 patches=(tests/debug/planted/*.patch)
 echo "TAP version 13"
@@ -58,6 +54,8 @@ for patch in "${patches[@]}"; do
 	mode=$(field "$patch" Mode)
 	filter=$(field "$patch" Filter)
 	expect=$(field "$patch" Expect)
+	flavour=$(field "$patch" Kernel)
+	flavour=${flavour:-kasan}
 	dir=build/planted/$name
 	desc="$name: $what"
 	echo "# $name: copying the tree to $dir, applying the patch" >&2
@@ -76,12 +74,17 @@ for patch in "${patches[@]}"; do
 		result "not ok" "$desc" "the patch does not apply:" "$(cat "$dir.log")"
 		continue
 	fi
+	if ! env=$(tests/debug/build-kernel.sh "$flavour" 2>>"$dir.log"); then
+		result "not ok" "$desc" "the $flavour kernel cannot be built (see $dir.log)"
+		continue
+	fi
+	eval "$env"
 	if ! make -C "$dir" all KDIR="$KDIR" >>"$dir.log" 2>&1; then
 		result "not ok" "$desc" "the patched tree does not build (see $dir.log)"
 		continue
 	fi
 
-	echo "# $name: running tier $mode (scripts $filter) on the debug kernel" >&2
+	echo "# $name: running tier $mode (scripts $filter) on the $flavour kernel" >&2
 	KERNEL=$KERNEL VM_FILTER=$filter VM_MEM=1024 VM_TIMEOUT=1200 \
 		VM_SCRIPT_TIMEOUT=600 "$dir/tests/vm/run.sh" "$mode" >"$dir/run.log" 2>&1
 	rc=$?
