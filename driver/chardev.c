@@ -5,6 +5,8 @@
 
 #include <linux/atomic.h>
 #include <linux/capability.h>
+#include <linux/dcache.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -36,17 +38,12 @@
  * @comm: command name of the opener
  * @pushed: readings pushed through this file; changed under the ring's
  *	write_lock
- * @follow_lock: serialises registering with seqring_ring_follow()
- * @streaming: has registered with seqring_ring_follow()
  * @batch_lock: protects @batch_buf and @batch_cap
  * @batch_buf: copy of the last batch pushed, NULL until the first
  * @batch_cap: readings @batch_buf can hold
- * @read_lock: protects @cursor; held by read() from start to end
- * @cursor: sequence number of the next reading read() returns
- * @wakeup: readings unread that end a wait in read() or poll()
- *
- * @cursor is also read without @read_lock, by poll(): a stale value only
- * makes poll() report the state of a moment before.
+ * @read_lock: serialises the copying of read()s of this file, so that two
+ *	threads never get the same reading; never held while waiting
+ * @rd: the file's place in the stream
  */
 struct seqring_client {
 	struct list_head node;
@@ -58,11 +55,8 @@ struct seqring_client {
 	struct mutex batch_lock;	/* protects batch_buf, batch_cap */
 	struct seqring_reading *batch_buf;
 	unsigned int batch_cap;
-	struct mutex read_lock;		/* protects cursor */
-	u64 cursor;
-	u32 wakeup;
-	struct mutex follow_lock;	/* serialises registering */
-	bool streaming;
+	struct mutex read_lock;		/* serialises copying */
+	struct seqring_reader rd;
 };
 
 static int seqring_open(struct inode *inode, struct file *file)
@@ -71,7 +65,6 @@ static int seqring_open(struct inode *inode, struct file *file)
 	struct seqring *sr = container_of(file->private_data, struct seqring,
 					  misc);
 	struct seqring_client *client;
-	u64 next;
 
 	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
@@ -83,11 +76,7 @@ static int seqring_open(struct inode *inode, struct file *file)
 	get_task_comm(client->comm, current);
 	mutex_init(&client->batch_lock);
 	mutex_init(&client->read_lock);
-	mutex_init(&client->follow_lock);
-	/* A new reader starts at the oldest reading held. */
-	next = seqring_ring_next_seq(&sr->ring);
-	client->cursor = min(next, seqring_ring_oldest_seq(&sr->ring));
-	client->wakeup = 1;
+	seqring_reader_init(&client->rd, &sr->ring);
 
 	mutex_lock(&sr->clients_lock);
 	list_add_tail(&client->node, &sr->clients);
@@ -111,11 +100,9 @@ static int seqring_release(struct inode *inode, struct file *file)
 	list_del(&client->node);
 	mutex_unlock(&sr->clients_lock);
 
+	seqring_reader_remove(&client->rd, &sr->ring);
 	put_pid(client->pid);
 	kvfree(client->batch_buf);
-	if (client->streaming)
-		seqring_ring_unfollow(&sr->ring);
-	mutex_destroy(&client->follow_lock);
 	mutex_destroy(&client->read_lock);
 	mutex_destroy(&client->batch_lock);
 	kfree(client);
@@ -261,48 +248,18 @@ static long seqring_ioctl_get_stats(struct seqring *sr, void __user *argp)
 }
 
 /*
- * The stream: each open file reads the readings from its own cursor, a
- * sequence number, as /dev/kmsg does. The ring knows nothing of readers:
- * a push never waits for one, and a reader that fell behind (its cursor
- * below the oldest reading held) finds out by comparing sequence numbers,
- * gets -EPIPE once and goes on from the oldest reading held. The cursor
- * never passes the next sequence number, so a cursor below the oldest
- * means readings it had not read are gone, and only that.
+ * The stream: each open file reads the readings from its own cursor
+ * (reader.c). The ring knows nothing of readers but their wake-up
+ * thresholds: a push never waits for one, and a reader that fell behind
+ * (its cursor below the oldest reading held) finds out by comparing
+ * sequence numbers, gets -EPIPE once and goes on from the oldest reading
+ * held.
+ *
+ * No lock is held while a read() waits: lseek(), poll(), close() and
+ * O_NONBLOCK reads of the same file never wait for a blocked reader.
+ * read_lock is held only while records are copied out, so that threads
+ * sharing the file each get other readings.
  */
-
-/*
- * Where @cursor stands: false if readings it had not read are gone, else
- * true with the number of readings it has not read in *@unread. Lockless;
- * the next sequence number is read before the oldest, as ring.c asks.
- */
-static bool seqring_cursor_state(struct seqring_ring *ring, u64 cursor,
-				 u64 *unread)
-{
-	u64 next = seqring_ring_next_seq(ring);
-
-	if (cursor < seqring_ring_oldest_seq(ring))
-		return false;
-	*unread = next > cursor ? next - cursor : 0;
-	return true;
-}
-
-/*
- * Is there something for a reader of @client that waits for its wake-up
- * threshold: readings gone, or enough unread? The threshold counts as at
- * most the capacity, which a resize may have brought below it: a fuller
- * ring than that cannot be.
- */
-static bool seqring_client_ready(struct seqring_client *client)
-{
-	struct seqring_ring *ring = &client->sr->ring;
-	u64 unread;
-	u32 wakeup;
-
-	if (!seqring_cursor_state(ring, READ_ONCE(client->cursor), &unread))
-		return true;
-	wakeup = min(READ_ONCE(client->wakeup), seqring_ring_capacity(ring));
-	return unread >= wakeup;
-}
 
 /*
  * Copy records from the cursor on into @buf, as many as fit; read_lock
@@ -310,101 +267,90 @@ static bool seqring_client_ready(struct seqring_client *client)
  * readings the cursor had not reached are gone (the cursor then moves to
  * the oldest reading held, for the next read()); -EFAULT if not even one
  * record could be copied (the cursor stays before the records not copied).
+ * An lseek() meanwhile wins: the copy stops at the record it was at.
  */
 static ssize_t seqring_read_records(struct seqring_client *client,
 				    char __user *buf, size_t count)
 {
 	struct seqring_ring *ring = &client->sr->ring;
+	atomic64_t *cursor = &client->rd.cursor;
 	struct seqring_record rec;
 	size_t done = 0;
+	s64 at = atomic64_read(cursor);
 
 	while (count - done >= sizeof(rec)) {
-		if (!seqring_ring_copy(ring, client->cursor, &rec))
+		if (!seqring_ring_copy(ring, at, &rec))
 			break;
-		if (rec.seq != client->cursor) {
+		if (rec.seq != at) {
 			/* Gone before we got to it; after records, stop there. */
 			if (done)
 				break;
-			WRITE_ONCE(client->cursor, rec.seq);
+			atomic64_cmpxchg(cursor, at, rec.seq);
 			return -EPIPE;
 		}
 		if (copy_to_user(buf + done, &rec, sizeof(rec)))
 			return done ? done : -EFAULT;
-		WRITE_ONCE(client->cursor, rec.seq + 1);
 		done += sizeof(rec);
+		if (atomic64_cmpxchg(cursor, at, at + 1) != at)
+			return done;
+		at++;
 		cond_resched();
 	}
 	/* Nothing left to copy: gone (CLEAR, or all overwritten), or none yet? */
-	if (!done && client->cursor < seqring_ring_oldest_seq(ring)) {
-		WRITE_ONCE(client->cursor, seqring_ring_oldest_seq(ring));
+	if (!done && seqring_reader_behind(&client->rd, ring)) {
+		atomic64_cmpxchg(cursor, at, seqring_ring_oldest_seq(ring));
 		return -EPIPE;
 	}
 	return done;
 }
 
 /*
- * Before a reader of this file first waits for pushes, it registers, so
- * that pushes wake it (pushes skip the wake-up check while nobody has).
- */
-static void seqring_client_follow(struct seqring_client *client)
-{
-	/* Pairs with the release below. */
-	if (smp_load_acquire(&client->streaming))
-		return;
-	mutex_lock(&client->follow_lock);
-	if (!client->streaming) {
-		seqring_ring_follow(&client->sr->ring);
-		/* Registered before anyone skips it: pairs with the acquire. */
-		smp_store_release(&client->streaming, true);
-	}
-	mutex_unlock(&client->follow_lock);
-}
-
-/*
- * Whole records from the cursor on. A blocking read waits until the
- * file's wake-up threshold of readings is unread (or it fell behind); an
- * O_NONBLOCK one returns whatever is unread, or -EAGAIN.
+ * Whole records from the cursor on. A blocking read waits, holding no
+ * lock, until the file's wake-up threshold of readings is unread (or it
+ * fell behind); an O_NONBLOCK one returns whatever is unread, or -EAGAIN,
+ * also while another thread of the file is copying.
  */
 static ssize_t seqring_read(struct file *file, char __user *buf,
 			    size_t count, loff_t *ppos)
 {
 	struct seqring_client *client = file->private_data;
+	struct seqring_ring *ring = &client->sr->ring;
+	struct seqring_reader *rd = &client->rd;
 	bool nonblock = file->f_flags & O_NONBLOCK;
 	ssize_t ret;
 
 	if (count < sizeof(struct seqring_record))
 		return -EINVAL;
 
-	ret = mutex_lock_interruptible(&client->read_lock);
-	if (ret)
-		return ret;
-	if (!nonblock)
-		seqring_client_follow(client);
 	for (;;) {
-		if (!nonblock) {
-			ret = wait_event_interruptible(client->sr->ring.wait,
-						       seqring_client_ready(client));
+		if (nonblock) {
+			if (!mutex_trylock(&client->read_lock))
+				return -EAGAIN;
+		} else {
+			ret = wait_event_interruptible(rd->wait,
+						       seqring_reader_arm(rd, ring));
 			if (ret)
-				break;
+				return ret;
+			ret = mutex_lock_interruptible(&client->read_lock);
+			if (ret)
+				return ret;
 		}
 		ret = seqring_read_records(client, buf, count);
+		mutex_unlock(&client->read_lock);
 		if (ret)
-			break;
-		if (nonblock) {
-			ret = -EAGAIN;
-			break;
-		}
+			return ret;
+		/* Another thread of this file took what there was. */
+		if (nonblock)
+			return -EAGAIN;
 	}
-	mutex_unlock(&client->read_lock);
-	return ret;
 }
 
 static __poll_t seqring_poll(struct file *file, poll_table *wait)
 {
 	struct seqring_client *client = file->private_data;
 	struct seqring_ring *ring = &client->sr->ring;
+	struct seqring_reader *rd = &client->rd;
 	__poll_t mask = 0;
-	u64 unread;
 
 	/* Pushes never block. */
 	if (file->f_mode & FMODE_WRITE)
@@ -412,38 +358,39 @@ static __poll_t seqring_poll(struct file *file, poll_table *wait)
 	if (!(file->f_mode & FMODE_READ))
 		return mask;
 
-	seqring_client_follow(client);
-	poll_wait(file, &ring->wait, wait);
-	if (!seqring_cursor_state(ring, READ_ONCE(client->cursor), &unread))
-		mask |= EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLPRI;
-	else if (seqring_client_ready(client))
+	poll_wait(file, &rd->wait, wait);
+	/*
+	 * Arming includes the smp_mb() after poll_wait() that orders the
+	 * wait-queue entry before the checks (ring.c).
+	 */
+	if (seqring_reader_arm(rd, ring)) {
 		mask |= EPOLLIN | EPOLLRDNORM;
+		if (seqring_reader_behind(rd, ring))
+			mask |= EPOLLERR | EPOLLPRI;
+	}
 	return mask;
 }
 
 /*
  * Only the two ends: SEEK_SET 0 is the oldest reading held, SEEK_END 0 the
  * next one pushed; either forgets that the file fell behind. The file
- * position itself stays 0.
+ * position itself stays 0. Never waits, not even for a blocked read().
  */
 static loff_t seqring_llseek(struct file *file, loff_t offset, int whence)
 {
 	struct seqring_client *client = file->private_data;
 	struct seqring_ring *ring = &client->sr->ring;
 	u64 next;
-	int ret;
 
 	if (offset || (whence != SEEK_SET && whence != SEEK_END))
 		return -EINVAL;
 
-	ret = mutex_lock_interruptible(&client->read_lock);
-	if (ret)
-		return ret;
 	next = seqring_ring_next_seq(ring);
 	if (whence == SEEK_SET)
 		next = min(next, seqring_ring_oldest_seq(ring));
-	WRITE_ONCE(client->cursor, next);
-	mutex_unlock(&client->read_lock);
+	atomic64_set(&client->rd.cursor, next);
+	/* A waiter of this file may now have readings, or none. */
+	wake_up_interruptible_poll(&client->rd.wait, SEQRING_POLL_WAKE);
 	return 0;
 }
 
@@ -457,9 +404,9 @@ static long seqring_ioctl_set_wakeup(struct seqring_client *client,
 		return -EFAULT;
 	if (!n || n > seqring_ring_capacity(ring))
 		return -EINVAL;
-	WRITE_ONCE(client->wakeup, n);
+	WRITE_ONCE(client->rd.wakeup, n);
 	/* A lower threshold may be met already: let a waiter look again. */
-	wake_up_interruptible_poll(&ring->wait, SEQRING_POLL_WAKE);
+	wake_up_interruptible_poll(&client->rd.wait, SEQRING_POLL_WAKE);
 	return 0;
 }
 
@@ -524,24 +471,35 @@ static const struct file_operations seqring_fops = {
  * @m: seq_file to print into
  * @sr: the device
  *
- * One line per open file: pid, command name, path it was opened by and the
- * readings pushed through it.
+ * One line per open file: pid (as the reader's pid namespace sees it, 0
+ * when it cannot), command name, path it was opened by (escaped as labels
+ * are) and the readings pushed through it.
+ *
+ * Return: 0, or -ENOMEM.
  */
-void seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr)
+int seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr)
 {
 	struct seqring_client *client;
+	char *buf, *path;
+
+	buf = __getname();
+	if (!buf)
+		return -ENOMEM;
 
 	seq_puts(m, "# PID COMM PATH PUSHED\n");
 
 	mutex_lock(&sr->clients_lock);
 	list_for_each_entry(client, &sr->clients, node) {
-		seq_printf(m, "%d ", pid_nr(client->pid));
+		seq_printf(m, "%d ", pid_vnr(client->pid));
 		seqring_seq_escape(m, client->comm);
 		seq_putc(m, ' ');
-		seq_file_path(m, client->file, " \t\n\\");
+		path = d_path(&client->file->f_path, buf, PATH_MAX);
+		seqring_seq_escape(m, IS_ERR(path) ? "?" : path);
 		seq_printf(m, " %llu\n", READ_ONCE(client->pushed));
 	}
 	mutex_unlock(&sr->clients_lock);
+	__putname(buf);
+	return 0;
 }
 
 /**

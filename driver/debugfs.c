@@ -34,8 +34,7 @@ DEFINE_SHOW_ATTRIBUTE(seqring_stats);
 
 static int seqring_clients_show(struct seq_file *m, void *unused)
 {
-	seqring_chardev_show_clients(m, m->private);
-	return 0;
+	return seqring_chardev_show_clients(m, m->private);
 }
 DEFINE_SHOW_ATTRIBUTE(seqring_clients);
 

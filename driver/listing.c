@@ -10,21 +10,27 @@
  * resumes never sees a reading twice or out of order, and skips exactly
  * those overwritten or cleared before it got to them.
  *
- * start() takes the ring's walk_lock and only stop() drops it; seq_file
- * calls stop() even when start() failed, so the iterator remembers whether
- * it holds the lock. walk_lock keeps CLEAR and resize out of a walk and is
- * never taken by a push: readings are copied out of the ring without a
- * lock writers take (seqring_ring_copy()), so no reader can slow a
- * producer down, whatever it reads or seeks.
+ * start() enters an RCU read-side section before anything can fail, and
+ * only stop() leaves it (seq_file calls stop() after every start(), even
+ * one that returned NULL or an error). That section is what the walk's
+ * copies rely on: it keeps the slot array they copy from alive across a
+ * resize, which frees the old array only after a grace period. Readings
+ * are copied out of the ring without any lock a writer takes
+ * (seqring_ring_copy_rcu()), and no writer waits for a walk: a push, a
+ * CLEAR or a resize goes through at once, and the walk skips what they
+ * removed. To bound the section (a grace period must not wait for a deep
+ * seek, nor a CPU go without rescheduling), next() leaves and re-enters
+ * it every %SEQRING_WALK_BATCH records; positions are sequence numbers, so
+ * the walk goes on where it was.
  *
  * Anyone may open /proc/seqring, and lseek() or pread() replay the listing
  * from the header up to the offset in one start()..stop() (seq_file's
  * traverse()). So every walk is bounded and killable: it ends at the
  * newest reading that existed when the reader began (at open, and again
  * after each read() that returned end of file, so a reader that resumes
- * gets what came since), calls cond_resched() for every record, ends with
- * -EINTR on a fatal signal, and with -ENODEV when the module is going, so
- * that an unload (proc_remove() waits for calls in progress) never waits
+ * gets what came since), calls cond_resched() every %SEQRING_WALK_BATCH
+ * records, ends with -EINTR on a fatal signal, and with -ENODEV when the
+ * module is going, so that an unload (proc_remove() waits for calls in progress) never waits
  * for a deep seek.
  *
  * Only sequential read() gives these promises in full: a pread() or lseek()
@@ -35,6 +41,7 @@
 
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -44,11 +51,14 @@
 #include "compat.h"
 #include "seqring.h"
 
+/* Records shown between two quiescent states of a walk. */
+#define SEQRING_WALK_BATCH	64
+
 /* The held reading at or after *@pos and before the end, or NULL. */
 static void *seqring_listing_find(struct seqring_iter *it, loff_t *pos)
 {
 	if (*pos >= it->end ||
-	    !seqring_ring_copy(&it->sr->ring, *pos, &it->rec) ||
+	    !seqring_ring_copy_rcu(&it->sr->ring, *pos, &it->rec) ||
 	    it->rec.seq >= it->end)
 		return NULL;
 	*pos = it->rec.seq;
@@ -56,13 +66,12 @@ static void *seqring_listing_find(struct seqring_iter *it, loff_t *pos)
 }
 
 static void *seqring_listing_start(struct seq_file *m, loff_t *pos)
+	__acquires(RCU)
 {
 	struct seqring_iter *it = m->private;
 	struct seqring_ring *ring = &it->sr->ring;
 
-	if (mutex_lock_killable(&ring->walk_lock))
-		return ERR_PTR(-EINTR);
-	it->locked = true;
+	rcu_read_lock();
 
 	/*
 	 * No new walk once exit has begun: a read() after an lseek() that the
@@ -88,18 +97,19 @@ static void *seqring_listing_next(struct seq_file *m, void *v, loff_t *pos)
 		return ERR_PTR(-ENODEV);
 	if (fatal_signal_pending(current))
 		return ERR_PTR(-EINTR);
-	cond_resched();
+	if (++it->shown >= SEQRING_WALK_BATCH) {
+		it->shown = 0;
+		rcu_read_unlock();
+		cond_resched();
+		rcu_read_lock();
+	}
 	return seqring_listing_find(it, pos);
 }
 
 static void seqring_listing_stop(struct seq_file *m, void *v)
+	__releases(RCU)
 {
-	struct seqring_iter *it = m->private;
-
-	if (it->locked) {
-		it->locked = false;
-		mutex_unlock(&it->sr->ring.walk_lock);
-	}
+	rcu_read_unlock();
 }
 
 /*
@@ -113,9 +123,9 @@ static bool seqring_needs_escape(unsigned char c)
 }
 
 /**
- * seqring_seq_escape - print a label or command name as one field
+ * seqring_seq_escape - print a label, command name or path as one field
  * @m: seq_file to print into
- * @s: NUL-terminated string of at most %SEQRING_LABEL_LEN - 1 bytes
+ * @s: NUL-terminated string, of any length
  *
  * Space, control characters, DEL, bytes from 0x80 and backslash come out
  * as \ooo (three octal digits). An empty string prints as "-", and a string
@@ -125,7 +135,7 @@ void seqring_seq_escape(struct seq_file *m, const char *s)
 {
 	char buf[4 * SEQRING_LABEL_LEN];
 	const unsigned char *p = (const unsigned char *)s;
-	char *o = buf;
+	char *o;
 
 	if (!*p) {
 		seq_putc(m, '-');
@@ -143,18 +153,20 @@ void seqring_seq_escape(struct seq_file *m, const char *s)
 		return;
 	}
 
-	for (p = (const unsigned char *)s;
-	     *p && o + 4 <= buf + sizeof(buf); p++) {
-		if (seqring_needs_escape(*p)) {
-			*o++ = '\\';
-			*o++ = '0' + (*p >> 6);
-			*o++ = '0' + ((*p >> 3) & 7);
-			*o++ = '0' + (*p & 7);
-		} else {
-			*o++ = *p;
+	/* A buffer's worth at a time: paths are longer than labels. */
+	for (p = (const unsigned char *)s; *p; ) {
+		for (o = buf; *p && o + 4 <= buf + sizeof(buf); p++) {
+			if (seqring_needs_escape(*p)) {
+				*o++ = '\\';
+				*o++ = '0' + (*p >> 6);
+				*o++ = '0' + ((*p >> 3) & 7);
+				*o++ = '0' + (*p & 7);
+			} else {
+				*o++ = *p;
+			}
 		}
+		seq_write(m, buf, o - buf);
 	}
-	seq_write(m, buf, o - buf);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_seq_escape);
 

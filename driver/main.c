@@ -12,14 +12,34 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 
 #include "seqring.h"
 
 static unsigned int capacity = 4096;
-module_param(capacity, uint, 0444);
-MODULE_PARM_DESC(capacity, "readings the ring holds, 1 to 16777216 (default 4096)");
-
 static struct seqring *seqring_dev;
+
+/*
+ * The parameter shows the ring's capacity as it is now, after any resize
+ * (sysfs capacity, SET_CAPACITY), not only the value it was loaded with.
+ * Parameter callbacks run under kernel_param_lock(), which exit takes to
+ * clear seqring_dev.
+ */
+static int seqring_capacity_get(char *buf, const struct kernel_param *kp)
+{
+	if (seqring_dev)
+		return sysfs_emit(buf, "%u\n",
+				  seqring_ring_capacity(&seqring_dev->ring));
+	return param_get_uint(buf, kp);
+}
+
+static const struct kernel_param_ops seqring_capacity_ops = {
+	.set	= param_set_uint,
+	.get	= seqring_capacity_get,
+};
+module_param_cb(capacity, &seqring_capacity_ops, &capacity, 0444);
+MODULE_PARM_DESC(capacity,
+		 "readings the ring holds, 1 to 16777216 (default 4096); shows the capacity after a resize");
 
 static int __init seqring_init(void)
 {
@@ -62,7 +82,9 @@ static int __init seqring_init(void)
 	/* Pairs with the smp_load_acquire() in seqring_listing_open_dev(). */
 	smp_store_release(&sr->ready, true);
 	seqring_debugfs_init(sr);
+	kernel_param_lock(THIS_MODULE);
 	seqring_dev = sr;
+	kernel_param_unlock(THIS_MODULE);
 	return 0;
 
 err_remove_proc:
@@ -80,6 +102,9 @@ static void __exit seqring_exit(void)
 {
 	struct seqring *sr = seqring_dev;
 
+	kernel_param_lock(THIS_MODULE);
+	seqring_dev = NULL;
+	kernel_param_unlock(THIS_MODULE);
 	/*
 	 * Files of /dev/seqring and debugfs pin the module, so none is open.
 	 * /proc/seqring does not: proc_remove() waits for its calls in

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqring - /proc/seqring, the readings listing for everyone
+ * seqring - /proc/seqring, the readings listing
+ *
+ * Readings reach the same audience as /dev/seqring: the file is 0440
+ * root:root when it appears, and the udev rule that gives the device to
+ * group seqring gives it this file too (procfs lets root chgrp its
+ * entries). world_readable=1 makes it 0444 for everyone.
  *
  * proc_ops carry no module owner: on unload, proc_remove() waits for
  * calls in progress and releases files still open, whose later calls fail
@@ -8,11 +13,17 @@
  * the module loaded.
  */
 
+#include <linux/moduleparam.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
 #include "compat.h"
 #include "seqring.h"
+
+static bool world_readable;
+module_param(world_readable, bool, 0444);
+MODULE_PARM_DESC(world_readable,
+		 "/proc/seqring readable by every user, not only group seqring (default N)");
 
 /* The data of a proc entry is i_private only since 5.17: ask procfs. */
 static int seqring_proc_open(struct inode *inode, struct file *file)
@@ -35,7 +46,8 @@ static const struct proc_ops seqring_proc_ops = {
  */
 int seqring_procfs_init(struct seqring *sr)
 {
-	sr->proc_entry = proc_create_data(SEQRING_NAME, 0444, NULL,
+	sr->proc_entry = proc_create_data(SEQRING_NAME,
+					  world_readable ? 0444 : 0440, NULL,
 					  &seqring_proc_ops, sr);
 	return sr->proc_entry ? 0 : -ENOMEM;
 }

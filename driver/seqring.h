@@ -5,6 +5,7 @@
 #ifndef _SEQRING_H
 #define _SEQRING_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
@@ -12,6 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/rcupdate.h>
 #include <linux/seqlock.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/types.h>
 #include <linux/seqring.h>
@@ -54,21 +56,42 @@ struct seqring_slots {
 #define SEQRING_POLL_WAKE	(EPOLLIN | EPOLLRDNORM | EPOLLERR | EPOLLPRI)
 
 /**
+ * struct seqring_reader - where one open file reads the stream, and when it
+ *	wants to be woken
+ * @cursor: sequence number of the next reading read() returns; an atomic,
+ *	so that lseek() and poll() never wait for a read() in progress
+ * @wakeup: readings unread that end a wait in read() or poll()
+ * @wait: the file's own wait queue: every file that waits is woken on its
+ *	own, so one consumer never takes another's wake-up (EPOLLEXCLUSIVE
+ *	then shares wake-ups only among waiters of the same file)
+ * @node: entry in the ring's @readers, once the file has waited
+ * @listed: @node is on the list
+ */
+struct seqring_reader {
+	atomic64_t cursor;
+	u32 wakeup;
+	wait_queue_head_t wait;
+	struct list_head node;
+	bool listed;
+};
+
+/**
  * struct seqring_ring - a ring of readings that readers never lock
  * @write_lock: serialises writers: pushes, CLEAR and resize
- * @walk_lock: held by a listing from start() to stop(); CLEAR and resize
- *	take it too, so that a walk sees neither. Never taken by a push.
- * @stats_seq: lets counters be read as one consistent snapshot
- * @slots: the slots; replaced under both locks, freed after RCU readers
+ * @stats_seq: lets counters be read as one consistent snapshot; written
+ *	under @write_lock with preemption off, read without any lock
+ * @slots: the slots; replaced by a resize, freed after RCU readers
  * @head: slot of @next_seq (saves a division per push)
  * @next_seq: sequence number the next pushed reading gets; starts at 1
  * @oldest_seq: sequence number of the oldest reading held; held readings
  *	are [@oldest_seq, @next_seq), empty when @oldest_seq >= @next_seq
- * @dropped: readings overwritten because the ring was full
+ * @dropped: readings overwritten because the ring was full or shrank
  * @cleared: readings discarded by seqring_ring_clear()
- * @wait: stream readers waiting for pushes
- * @streamers: stream readers registered by seqring_ring_follow(); a push
- *	checks @wait only when there is one
+ * @last_stamp: the latest time the ring stamped a reading with
+ * @wake_seq: the lowest @next_seq that meets the wake-up threshold of a
+ *	listed reader not yet woken; U64_MAX when there is none
+ * @readers_lock: protects @readers and the stores to @wake_seq
+ * @readers: struct seqring_reader of the files that have waited
  *
  * Writers change @next_seq, @oldest_seq, @dropped and @cleared under
  * @write_lock and inside @stats_seq write sections; readers of readings
@@ -77,16 +100,17 @@ struct seqring_slots {
  */
 struct seqring_ring {
 	struct mutex write_lock;	/* serialises writers */
-	struct mutex walk_lock;		/* listing walks vs. CLEAR, resize */
-	seqcount_mutex_t stats_seq;
+	seqcount_t stats_seq;
 	struct seqring_slots __rcu *slots;
 	u32 head;
 	u64 next_seq;
 	u64 oldest_seq;
 	u64 dropped;
 	u64 cleared;
-	wait_queue_head_t wait;
-	atomic_t streamers;
+	u64 last_stamp;
+	u64 wake_seq;
+	spinlock_t readers_lock;	/* protects readers, wake_seq stores */
+	struct list_head readers;
 };
 
 /**
@@ -117,14 +141,14 @@ struct seqring {
  * @sr: the device
  * @end: sequence number the walk stops before
  * @rescan: the last read() returned end of file: take a new @end
- * @locked: holds the ring's walk_lock (between start() and stop())
+ * @shown: records shown since the walk last left that section
  * @rec: the reading being shown, copied out of the ring
  */
 struct seqring_iter {
 	struct seqring *sr;
 	u64 end;
 	bool rescan;
-	bool locked;
+	unsigned int shown;
 	struct seqring_record rec;
 };
 
@@ -133,13 +157,10 @@ struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp);
 int seqring_ring_init(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
-void seqring_ring_push(struct seqring_ring *ring,
-		       const struct seqring_reading *r, unsigned int n,
-		       u64 *pushed);
+void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
+		       unsigned int n, u64 *pushed);
 int seqring_ring_push_one(struct seqring_ring *ring,
 			  struct seqring_reading *r, u64 *pushed);
-void seqring_ring_follow(struct seqring_ring *ring);
-void seqring_ring_unfollow(struct seqring_ring *ring);
 int seqring_ring_clear(struct seqring_ring *ring);
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity);
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st);
@@ -148,11 +169,24 @@ u64 seqring_ring_next_seq(struct seqring_ring *ring);
 u64 seqring_ring_oldest_seq(struct seqring_ring *ring);
 bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,
 		       struct seqring_record *rec);
+bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
+			   struct seqring_record *rec);
+void seqring_ring_wake_readers(struct seqring_ring *ring, bool all);
+
+/* reader.c */
+void seqring_reader_init(struct seqring_reader *rd, struct seqring_ring *ring);
+void seqring_reader_remove(struct seqring_reader *rd,
+			   struct seqring_ring *ring);
+bool seqring_reader_arm(struct seqring_reader *rd, struct seqring_ring *ring);
+bool seqring_reader_behind(struct seqring_reader *rd,
+			   struct seqring_ring *ring);
+bool seqring_reader_ready(struct seqring_reader *rd, struct seqring_ring *ring);
+u64 seqring_reader_target(struct seqring_reader *rd, u32 capacity);
 
 /* chardev.c */
 int seqring_chardev_register(struct seqring *sr);
 void seqring_chardev_unregister(struct seqring *sr);
-void seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr);
+int seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr);
 unsigned int seqring_chardev_nr_clients(struct seqring *sr);
 
 /* listing.c */

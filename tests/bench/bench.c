@@ -1007,6 +1007,8 @@ struct stream_shared {
 };
 
 static struct stream_shared *ssh;
+/* The consumer's SEQRING_IOC_SET_WAKEUP threshold (1: the default). */
+static __u32 stream_wakeup = 1;
 
 /* The value a trace_pipe line carries after "tracing_mark_write: ". */
 static long long trace_line_value(const char *line, const char *end)
@@ -1038,6 +1040,9 @@ static void stream_consumer(enum stream_kind kind, unsigned long long want,
 		fd = xopen(DEV_PATH, O_RDONLY);
 		if (lseek(fd, 0, SEEK_END))
 			die("lseek(SEEK_END) on %s: %s", DEV_PATH,
+			    strerror(errno));
+		if (ioctl(fd, SEQRING_IOC_SET_WAKEUP, &stream_wakeup))
+			die("SET_WAKEUP %u on %s: %s", stream_wakeup, DEV_PATH,
 			    strerror(errno));
 	} else {
 		fd = xopen(TRACING_DIR "/trace_pipe", O_RDONLY);
@@ -1298,11 +1303,43 @@ static void stream_push_cost(int rounds, double *alone, double *followed,
 	close(fd);
 }
 
+/*
+ * How often a consumer blocked in read() with wake-up threshold @wakeup is
+ * woken, per PUSH: its voluntary context switches over a block of single
+ * PUSHes. A threshold checked by the pusher wakes it once per @wakeup
+ * readings; one it checks itself, once per PUSH.
+ */
+static void stream_wakeups(__u32 wakeup, int rounds, double *per_push)
+{
+	unsigned long iters = quick ? 1024 : 4096;
+	char status[64];
+	long long sw;
+	pid_t pid;
+	int fd, r;
+
+	fd = xopen(DEV_PATH, O_WRONLY);
+	stream_wakeup = wakeup;
+	pid = stream_start(STREAM_SEQRING, ~0ULL, false);
+	stream_wakeup = 1;
+	snprintf(status, sizeof(status), "/proc/%d/status", (int)pid);
+	for (r = 0; r < rounds; r++) {
+		sw = file_key(status, "voluntary_ctxt_switches");
+		push_block(fd, iters);
+		usleep(20000);
+		per_push[r] = (double)(file_key(status,
+				"voluntary_ctxt_switches") - sw) / iters;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fd);
+}
+
 static int cmd_stream(void)
 {
 	double rate[2][MAX_ROUNDS], p50[2][MAX_ROUNDS], p99[2][MAX_ROUNDS];
 	double alone[MAX_ROUNDS], followed[MAX_ROUNDS], busy[MAX_ROUNDS];
-	double sleeps[MAX_ROUNDS];
+	double sleeps[MAX_ROUNDS], woken[2][MAX_ROUNDS];
+	static const __u32 wakeups[2] = { 1, 64 };
 	unsigned long long n = quick ? 5000 : 20000;
 	int rounds, lrounds, samples, nkinds, r, j, k;
 	char param[32];
@@ -1333,6 +1370,8 @@ static int cmd_stream(void)
 			stream_latency(k, samples, &p50[k][r], &p99[k][r]);
 		}
 	stream_push_cost(rounds, alone, followed, busy, sleeps);
+	for (k = 0; k < 2; k++)
+		stream_wakeups(wakeups[k], rounds, woken[k]);
 
 	print_row_head();
 	snprintf(param, sizeof(param), "%llu", n);
@@ -1363,6 +1402,11 @@ static int cmd_stream(void)
 	record_ratio("stream", "push_cpu1_busy/push_alone", "1", busy, alone,
 		     rounds);
 	record("stream", "consumer_sleeps_per_push", "1", "n", sleeps, rounds);
+	for (k = 0; k < 2; k++) {
+		snprintf(param, sizeof(param), "%u", wakeups[k]);
+		record("stream", "wakeups_per_push", param, "n", woken[k],
+		       rounds);
+	}
 	return 0;
 }
 
@@ -1607,6 +1651,10 @@ static void derive_targets(void)
 	       false, 3.0);
 	target("push_followed/push_alone", "1",
 	       find_row("stream", "push_followed/push_alone", "1"), true, 1.1);
+	/* Threshold 64: one wake-up per 64 pushes, 1% of slack. */
+	target("wake-ups per push, SET_WAKEUP 64", "64",
+	       find_row("stream", "wakeups_per_push", "64"), true,
+	       1.0 / 64 + 0.01);
 	target("memory bytes/reading (worst)", "all",
 	       worst_row("memory", "driver_bytes_per_reading", NULL, true),
 	       true, 48);

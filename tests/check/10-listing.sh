@@ -14,7 +14,7 @@ check_load "load seqring.ko capacity=64" capacity=64
 printf '%s\n' "$HEADER" >"$T/header"
 cat "$PROC" >"$T/empty"
 same_file "$T/header" "$T/empty" "an empty ring lists the header line only"
-is 444 "$(stat -c %a "$PROC")" "/proc/seqring has mode 0444"
+is 440 "$(stat -c %a "$PROC")" "/proc/seqring has mode 0440 (group seqring: 90-udev)"
 
 t0=$(date +%s)
 push 5 -c 3

@@ -8,7 +8,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 24
+plan 27
 
 KEYS="capacity count total dropped cleared oldest_seq newest_seq record_size ring_bytes clients"
 CMP_KEYS="capacity count total dropped cleared oldest_seq newest_seq"
@@ -99,6 +99,50 @@ comm_is() {
 comm_is "$(printf 'h\033[1m\r\177\303\251')" 'h\033[1m\015\177\303\251' \
 	"a command name's ESC, CR, DEL and bytes >= 0x80 are escaped like labels"
 comm_is - '\055' "a command name that is literally - is shown as \\055"
+
+# A node of the device at a path with a control byte, a byte >= 0x80 and
+# a space: the path is escaped as labels are, so it stays one field.
+majmin=$(cat "$SYSFS/dev")
+odd="/dev/$(printf 'n\001\303\251 x')"
+if mknod "$odd" c "${majmin%:*}" "${majmin#*:}" &&
+   start_holder "$T/h5" -r "$odd"; then
+	is "$HOLDER_PID hold_open /dev/n\\001\\303\\251\\040x 0" \
+		"$(clients_lines | grep "^$HOLDER_PID ")" \
+		"a path's control bytes, bytes >= 0x80 and spaces are escaped like labels"
+	stop_pid "$HOLDER_PID"
+else
+	not_ok "a path's control bytes, bytes >= 0x80 and spaces are escaped like labels" \
+		"could not open the device through mknod $odd"
+fi
+rm -f "$odd"
+
+# The pid is the one the reader's pid namespace knows: a process that
+# opens the device in a new namespace, where it is pid 1, sees itself as 1.
+if unshare -p -f sh -c "exec 3<$DEV; grep '^1 sh ' $DEBUGFS/clients" >"$T/ns" 2>&1; then
+	ok "a reader in another pid namespace sees pids of its own namespace"
+else
+	not_ok "a reader in another pid namespace sees pids of its own namespace" \
+		"expected a line '1 sh $DEV 0', got: $(cat "$T/ns")"
+fi
+# ... and the initial namespace sees that process under its own pid.
+unshare -p -f sh -c "exec 3<$DEV; sleep 30" &
+nsp=$!
+_tap_pids="$_tap_pids $nsp"
+i=0
+while [ $i -lt 50 ] && ! clients_lines | grep -q '^[0-9]* sh '; do
+	sleep 0.1
+	i=$((i + 1))
+done
+inner=$(clients_lines | awk '$2 == "sh" { print $1 }')
+if [ -n "$inner" ] && [ "$inner" != 1 ] && [ -d "/proc/$inner" ]; then
+	ok "the initial namespace sees that opener under its global pid"
+else
+	not_ok "the initial namespace sees that opener under its global pid" \
+		"expected a pid other than 1 that exists here, got '$inner': $(clients_lines)"
+fi
+# Killing the namespace's init (its pid 1) ends everything in it.
+[ -n "$inner" ] && kill -9 "$inner" 2>/dev/null
+stop_pid "$nsp"
 
 [ "$p1" != none ] && stop_pid "$p1"
 [ "$p2" != none ] && stop_pid "$p2"

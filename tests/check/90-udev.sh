@@ -3,12 +3,13 @@
 #
 # The udev rule: /dev/seqring is crw-rw---- root:seqring with a
 # /dev/seqring0 symlink; a user outside group seqring cannot open it, a
-# member can; both go away on rmmod.
+# member can; both go away on rmmod. /proc/seqring is 0440 root:seqring
+# (the rule's chgrp), 0444 with world_readable=1.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 12
+plan 20
 
 # pw_field USER N: field N of USER's /etc/passwd line.
 pw_field() {
@@ -47,6 +48,33 @@ if [ -n "$m_uid" ]; then
 		"user member (in group seqring) can open it read-write"
 else
 	skip "user member (in group seqring) can open it read-write" "no user member in /etc/passwd"
+fi
+
+# /proc/seqring: the same audience as the device.
+is "-r--r----- root seqring" "$(stat -c '%A %U %G' "$PROC")" \
+	"/proc/seqring is 0440 root:seqring once udev has run the rule"
+if [ -n "$t_uid" ]; then
+	is EACCES "$("$BIN/open_as" "$t_uid" "$t_gid" r "$PROC")" \
+		"user tester (not in group seqring) cannot read /proc/seqring"
+else
+	skip "user tester (not in group seqring) cannot read /proc/seqring" "no user tester in /etc/passwd"
+fi
+if [ -n "$m_uid" ]; then
+	is ok "$("$BIN/open_as" "$m_uid" "$m_gid,$sr_gid" r "$PROC")" \
+		"user member (in group seqring) can read /proc/seqring"
+else
+	skip "user member (in group seqring) can read /proc/seqring" "no user member in /etc/passwd"
+fi
+is "-r--r--r--" "$(stat -c %A "$SYSFS/count")" "the sysfs counters stay readable by everyone"
+
+check_unload "rmmod seqring"
+check_load "load seqring.ko world_readable=1" capacity=16 world_readable=1
+is "-r--r--r--" "$(stat -c %A "$PROC")" "with world_readable=1 /proc/seqring is 0444"
+if [ -n "$t_uid" ]; then
+	is ok "$("$BIN/open_as" "$t_uid" "$t_gid" r "$PROC")" \
+		"... and user tester can read it"
+else
+	skip "... and user tester can read it" "no user tester in /etc/passwd"
 fi
 
 check_unload "rmmod seqring"

@@ -125,6 +125,18 @@ static bool ring_get(struct seqring_ring *ring, u64 seq,
 	return true;
 }
 
+/* The timestamp stored with @seq (0 if the ring does not hold it). */
+static u64 stored_time(struct kunit *test, struct seqring_ring *ring, u64 seq)
+{
+	struct seqring_reading r;
+
+	if (!ring_get(ring, seq, &r)) {
+		KUNIT_FAIL(test, "seq %llu is not held", seq);
+		return 0;
+	}
+	return r.timestamp_ns;
+}
+
 /* Index of the slot that holds @seq, or -1. */
 static long ring_slot_of(struct seqring_ring *ring, u64 seq)
 {
@@ -370,12 +382,12 @@ static void ring_test_push_one_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), -EINVAL);
 	expect_stats(test, ring, 2, 2, 0, 0, 1, 2);
 
-	/* A zero timestamp is stamped. */
+	/* A zero timestamp is stamped in the ring. */
 	make_reading(&r, 3);
 	r.timestamp_ns = 0;
 	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
-	KUNIT_EXPECT_NE(test, r.timestamp_ns, 0ULL);
 	expect_stats(test, ring, 3, 3, 0, 0, 1, 3);
+	KUNIT_EXPECT_NE(test, stored_time(test, ring, 3), 0ULL);
 }
 
 /* More than a page of slots: the array comes from vmalloc(). */
@@ -507,6 +519,7 @@ static void ring_test_prepare_label_lengths(struct kunit *test)
 /* An array: one bad reading anywhere fails it; one time for all. */
 static void ring_test_prepare_array(struct kunit *test)
 {
+	struct seqring_ring *ring;
 	struct seqring_reading r[5];
 	unsigned int i;
 
@@ -520,18 +533,25 @@ static void ring_test_prepare_array(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 4), 0);
 	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 0), 0);
 
+	/* Zero timestamps are left for the push; one time for the batch. */
 	for (i = 0; i < ARRAY_SIZE(r); i++)
 		make_reading(&r[i], i);
 	r[1].timestamp_ns = 0;
 	r[3].timestamp_ns = 0;
 	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(r, 5), 0);
-	KUNIT_EXPECT_NE(test, r[1].timestamp_ns, 0ULL);
-	KUNIT_EXPECT_EQ(test, r[1].timestamp_ns, r[3].timestamp_ns);
-	KUNIT_EXPECT_EQ(test, r[2].timestamp_ns, 1000002ULL);
+	KUNIT_EXPECT_EQ(test, r[1].timestamp_ns, 0ULL);
+	ring = new_ring(test, 8);
+	seqring_ring_push(ring, r, 5, NULL);
+	KUNIT_EXPECT_NE(test, stored_time(test, ring, 2), 0ULL);
+	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 2),
+			stored_time(test, ring, 4));
+	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 3), 1000002ULL);
 }
 
-static void ring_test_prepare_timestamp(struct kunit *test)
+/* The push stamps a zero timestamp when it assigns the sequence number. */
+static void ring_test_push_timestamp(struct kunit *test)
 {
+	struct seqring_ring *ring = new_ring(test, 8);
 	struct seqring_reading r;
 	u64 before, after;
 
@@ -539,19 +559,27 @@ static void ring_test_prepare_timestamp(struct kunit *test)
 	make_reading(&r, 1);
 	r.timestamp_ns = 0;
 	before = ktime_get_real_ns();
-	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
 	after = ktime_get_real_ns();
-	KUNIT_EXPECT_GE(test, r.timestamp_ns, before);
-	KUNIT_EXPECT_LE(test, r.timestamp_ns, after);
-	KUNIT_EXPECT_NE(test, r.timestamp_ns, 0ULL);
+	KUNIT_EXPECT_GE(test, stored_time(test, ring, 1), before);
+	KUNIT_EXPECT_LE(test, stored_time(test, ring, 1), after);
 
 	/* Anything else is kept as given, even 1 and the largest value. */
 	r.timestamp_ns = 1;
-	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
-	KUNIT_EXPECT_EQ(test, r.timestamp_ns, 1ULL);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
+	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 2), 1ULL);
 	r.timestamp_ns = U64_MAX;
-	KUNIT_EXPECT_EQ(test, seqring_readings_prepare(&r, 1), 0);
-	KUNIT_EXPECT_EQ(test, r.timestamp_ns, U64_MAX);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
+	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 3), U64_MAX);
+
+	/*
+	 * A clock set back never makes a stamp earlier than the one before:
+	 * with the last stamp in the future, the next stamp is that one.
+	 */
+	ring->last_stamp = after + 1000000000ULL;
+	r.timestamp_ns = 0;
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
+	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 4), after + 1000000000ULL);
 }
 
 /* A copy asked for a reading no longer held gets the oldest one held. */
@@ -671,12 +699,14 @@ static void ring_test_escape(struct kunit *test)
  * @it: the iterator of one open file
  * @m: its seq_file
  * @v: what start() or next() returned last
+ * @walking: between start() and stop()
  */
 struct walk {
 	struct seqring sr;
 	struct seqring_iter it;
 	struct seq_file m;
 	void *v;
+	bool walking;
 };
 
 static struct walk *walk_open(struct kunit *test, u32 capacity)
@@ -709,6 +739,7 @@ static long long walk_at(struct walk *w)
 static long long walk_start(struct walk *w)
 {
 	w->v = seqring_listing_sops.start(&w->m, &w->m.index);
+	w->walking = true;
 	return walk_at(w);
 }
 
@@ -725,20 +756,30 @@ static long long walk_next(struct kunit *test, struct walk *w)
 static void walk_stop(struct kunit *test, struct walk *w)
 {
 	seqring_listing_sops.stop(&w->m, w->v);
-	KUNIT_EXPECT_FALSE(test, w->it.locked);
-	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&w->sr.ring.walk_lock));
+	w->walking = false;
+	/* Needs lockdep (the debug kernel has it) to tell. */
+	KUNIT_EXPECT_FALSE(test, rcu_read_lock_held());
 }
 
+/*
+ * Push as a producer on another CPU would, between two calls of the walk:
+ * a push sleeps, which it may not do in the walk's RCU read section.
+ */
 static void push_to(struct kunit *test, struct walk *w, unsigned int first,
 		    unsigned int n)
 {
+	if (w->walking)
+		rcu_read_unlock();
 	push_singles(test, &w->sr.ring, first, n);
+	if (w->walking)
+		rcu_read_lock();
 }
 
 /*
  * Pushes and overwrites between next() calls: the walk skips what was
  * overwritten, never goes back, and stops at the newest reading held when
- * it began; the lock is held from start() to stop() and only there.
+ * it began; the walk is in an RCU read section from start() to stop() and
+ * only there.
  */
 static void ring_test_iter_overwrite(struct kunit *test)
 {
@@ -748,7 +789,7 @@ static void ring_test_iter_overwrite(struct kunit *test)
 	w->it.end = seqring_ring_next_seq(&w->sr.ring);	/* opened now */
 
 	KUNIT_EXPECT_EQ(test, walk_start(w), 0LL);
-	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&w->sr.ring.walk_lock));
+	KUNIT_EXPECT_TRUE(test, rcu_read_lock_held());
 	KUNIT_EXPECT_EQ(test, walk_next(test, w), 1LL);
 	/* 5 and 6 overwrite 1 and 2: 2 is skipped, 3 comes next. */
 	push_to(test, w, 5, 2);
@@ -788,7 +829,7 @@ static void ring_test_iter_clear(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, walk_next(test, w), 2LL);
 	walk_stop(test, w);
 
-	/* A CLEAR waits for walks; between two reads it goes through. */
+	/* A CLEAR between two reads: the walk goes on after what it had. */
 	KUNIT_EXPECT_EQ(test, seqring_ring_clear(&w->sr.ring), 0);
 	KUNIT_EXPECT_EQ(test, walk_start(w), -1LL);
 	walk_stop(test, w);
@@ -878,7 +919,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_prepare_label),
 	KUNIT_CASE(ring_test_prepare_label_lengths),
 	KUNIT_CASE(ring_test_prepare_array),
-	KUNIT_CASE(ring_test_prepare_timestamp),
+	KUNIT_CASE(ring_test_push_timestamp),
 	KUNIT_CASE(ring_test_copy_skips),
 	KUNIT_CASE(ring_test_copy_torn_slot),
 	KUNIT_CASE(ring_test_resize),

@@ -28,6 +28,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -271,7 +272,9 @@ struct child {
 	int rfd;
 };
 
-enum child_op { OP_READ, OP_POLL, OP_READ_SIGINT, OP_EPOLL_PRI };
+enum child_op {
+	OP_READ, OP_POLL, OP_READ_SIGINT, OP_EPOLL_PRI, OP_EPOLL_EXCL, OP_SEEK_END
+};
 
 static void on_signal(int sig)
 {
@@ -283,7 +286,8 @@ static void on_signal(int sig)
  * OP_READ_SIGINT first installs a SIGUSR1 handler without SA_RESTART, so a
  * signal ends the read with EINTR; OP_READ installs one with SA_RESTART,
  * so the read goes on after it (-ERESTARTSYS). OP_EPOLL_PRI waits in
- * epoll_wait() for EPOLLPRI alone.
+ * epoll_wait() for EPOLLPRI alone, OP_EPOLL_EXCL for EPOLLIN as an
+ * exclusive waiter; OP_SEEK_END reports what lseek(fd, 0, SEEK_END) did.
  */
 static void child_start(struct child *c, int fd, enum child_op op)
 {
@@ -309,8 +313,13 @@ static void child_start(struct child *c, int fd, enum child_op op)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = op == OP_READ_SIGINT ? 0 : SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
-	if (op == OP_EPOLL_PRI) {
-		struct epoll_event ev = { .events = EPOLLPRI };
+	if (op == OP_SEEK_END) {
+		res.ret = lseek(fd, 0, SEEK_END) < 0 ? -errno : 0;
+	} else if (op == OP_EPOLL_PRI || op == OP_EPOLL_EXCL) {
+		struct epoll_event ev = {
+			.events = op == OP_EPOLL_PRI ? EPOLLPRI :
+				  EPOLLIN | EPOLLEXCLUSIVE,
+		};
 		int ep = epoll_create1(0);
 
 		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
@@ -1583,6 +1592,276 @@ static void test_wakeup_after_shrink(void)
 	set_capacity(capacity);
 }
 
+/* ---- every file a consumer of its own (wake-ups) ---- */
+
+/*
+ * Two files, each waited on by an exclusive epoll waiter of its own: a
+ * push wakes both. EPOLLEXCLUSIVE shares a wake-up only among the waiters
+ * of one file; files that shared a wait queue took turns.
+ */
+static void test_exclusive_files_all_woken(void)
+{
+	const char *desc =
+		"a push wakes the EPOLLEXCLUSIVE waiters of two files, one each";
+	struct child_res res[2];
+	struct child c[2];
+	int fd[2], i, woken = 0;
+
+	clear_ring();
+	for (i = 0; i < 2; i++) {
+		fd[i] = open_reader(0);
+		child_start(&c[i], fd[i], OP_EPOLL_EXCL);
+	}
+	for (i = 0; i < 2; i++)
+		child_sleeping(&c[i], CHILD_TIMEOUT_MS);
+	push(1, 1);
+	for (i = 0; i < 2; i++)
+		woken += child_result(&c[i], CHILD_TIMEOUT_MS, &res[i]) &&
+			 res[i].ret > 0 && (res[i].ret & EPOLLIN);
+	if (!tap_result(woken == 2, "%s", desc))
+		tap_diag("expected 2 waiters woken with EPOLLIN, got %d", woken);
+	for (i = 0; i < 2; i++) {
+		child_end(&c[i]);
+		close(fd[i]);
+	}
+}
+
+/* voluntary_ctxt_switches of @pid: how often it went to sleep. */
+static long ctxt_switches(pid_t pid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * A waiter with a threshold of the whole capacity sleeps through the
+ * capacity - 1 pushes below it: the threshold is checked by the pusher,
+ * so the waiter is not woken to check it for itself (each such wake-up
+ * is a voluntary context switch of the waiter).
+ */
+static void expect_sleeps_through(enum child_op op, const char *desc)
+{
+	struct child_res res;
+	long before, after;
+	struct child c;
+	unsigned int i;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity);
+	child_start(&c, fd, op);
+	child_sleeping(&c, CHILD_TIMEOUT_MS);
+	before = ctxt_switches(c.pid);
+	for (i = 0; i < capacity - 1; i++)
+		push(i, 1);
+	child_sleeping(&c, CHILD_TIMEOUT_MS);
+	after = ctxt_switches(c.pid);
+	if (child_result(&c, 0, &res)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected no answer below the threshold, got %s",
+			 res_name(res.ret));
+	} else if (!tap_result(before >= 0 && after == before, "%s", desc)) {
+		tap_diag("expected 0 wake-ups over %u pushes, got %ld",
+			 capacity - 1, after - before);
+	}
+	child_end(&c);
+	close(fd);
+}
+
+static void test_wakeup_read_not_woken_below(void)
+{
+	expect_sleeps_through(OP_READ,
+			      "SET_WAKEUP capacity: a blocked read is not woken by the pushes below it");
+}
+
+static void test_wakeup_poll_not_woken_below(void)
+{
+	expect_sleeps_through(OP_POLL,
+			      "SET_WAKEUP capacity: a blocked poll is not woken by the pushes below it");
+}
+
+/*
+ * The first poll() of a file registers it for wake-ups without sleeping
+ * (it used to wait for an RCU grace period).
+ */
+static void test_first_poll_no_sleep(void)
+{
+	struct rusage a, b;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	getrusage(RUSAGE_THREAD, &a);
+	poll_now(fd);
+	getrusage(RUSAGE_THREAD, &b);
+	if (!tap_result(b.ru_nvcsw == a.ru_nvcsw,
+			"the first poll() of a file does not sleep"))
+		tap_diag("expected 0 voluntary context switches, got %ld",
+			 b.ru_nvcsw - a.ru_nvcsw);
+	close(fd);
+}
+
+/* ---- a blocked read() holds nothing the file's other users need ---- */
+
+static void test_seek_while_read_blocked(void)
+{
+	const char *desc =
+		"lseek(SEEK_END) returns while a read() of the same file is blocked";
+	struct child_res res;
+	struct child r, s;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&r, fd, OP_READ);
+	child_sleeping(&r, CHILD_TIMEOUT_MS);
+	/* A forked child shares the open file, as a thread would. */
+	child_start(&s, fd, OP_SEEK_END);
+	if (!child_result(&s, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "%s", desc);
+		tap_diag("expected lseek to return 0, got no answer in %d ms",
+			 CHILD_TIMEOUT_MS);
+	} else if (!tap_result(res.ret == 0, "%s", desc)) {
+		tap_diag("expected 0, got %s", res_name(res.ret));
+	}
+	child_end(&s);
+	child_end(&r);
+	close(fd);
+}
+
+static void test_poll_while_read_blocked(void)
+{
+	struct child r;
+	int fd;
+
+	clear_ring();
+	fd = open_reader(0);
+	child_start(&r, fd, OP_READ);
+	child_sleeping(&r, CHILD_TIMEOUT_MS);
+	expect_poll(fd, 0,
+		    "poll() of a file answers at once while its read() waits");
+	child_end(&r);
+	close(fd);
+}
+
+/* ---- timestamps ---- */
+
+/* Push @n readings with timestamp 0 (the driver's), as PUSH or batches. */
+static void push_unstamped(int fd, unsigned int n, bool batches)
+{
+	struct seqring_reading r[4];
+	struct seqring_batch b;
+	unsigned int i;
+
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		r[i].channel = CHANNEL;
+	memset(&b, 0, sizeof(b));
+	b.readings = (__u64)(uintptr_t)r;
+	b.count = ARRAY_SIZE(r);
+	for (i = 0; i < n; i++) {
+		if (batches ? ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b) :
+			      ioctl(fd, SEQRING_IOC_PUSH, r))
+			_exit(1);
+	}
+}
+
+/* Is @rec, read after @prev, stamped earlier? Says so once if @say. */
+static bool stamp_decreases(const struct seqring_record *prev,
+			    const struct seqring_record *rec, bool say)
+{
+	if (rec->reading.timestamp_ns >= prev->reading.timestamp_ns)
+		return false;
+	if (say)
+		tap_diag("seq %llu has %llu ns, seq %llu before it %llu ns",
+			 (unsigned long long)rec->seq,
+			 (unsigned long long)rec->reading.timestamp_ns,
+			 (unsigned long long)prev->seq,
+			 (unsigned long long)prev->reading.timestamp_ns);
+	return true;
+}
+
+/*
+ * Two producers push readings that the driver stamps; a reader follows.
+ * Along sequence numbers, the driver's timestamps never decrease: the
+ * time is taken when the sequence number is.
+ */
+static void test_stamps_in_seq_order(void)
+{
+	const char *desc =
+		"driver-stamped times never decrease along seq with two producers";
+	struct seqring_record rec[64], last = { 0 };
+	unsigned long long pairs = 0, bad = 0;
+	pid_t pid[2];
+	int fd, i, n, k, live = 2;
+
+	clear_ring();
+	fd = open_reader(O_NONBLOCK);
+	fflush(stdout);
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			tap_bail("fork: %s", errname(errno));
+		if (!pid[i]) {
+			int w = open(dev_path, O_WRONLY);
+
+			if (w < 0)
+				_exit(1);
+			push_unstamped(w, 3000, i);
+			_exit(0);
+		}
+	}
+	while (live) {
+		n = read_recs(fd, rec, ARRAY_SIZE(rec));
+		for (k = 0; k < n; k++) {
+			if (last.seq) {
+				pairs++;
+				bad += stamp_decreases(&last, &rec[k], !bad);
+			}
+			last = rec[k];
+		}
+		if (n == -EAGAIN && waitpid(-1, NULL, WNOHANG) > 0)
+			live--;
+	}
+	if (!tap_result(pairs > 0 && !bad, "%s", desc))
+		tap_diag("expected 0 decreases, got %llu in %llu pairs", bad,
+			 pairs);
+	close(fd);
+}
+
+/* ---- the capacity module parameter ---- */
+
+static void test_param_follows_resize(void)
+{
+	const char *path = "/sys/module/seqring/parameters/capacity";
+	unsigned long got = 0;
+	FILE *f;
+
+	set_capacity(capacity + 1);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lu", &got) != 1)
+			got = 0;
+		fclose(f);
+	}
+	if (!tap_result(got == capacity + 1,
+			"the capacity module parameter shows the capacity after a resize"))
+		tap_diag("expected %u in %s, got %lu", capacity + 1, path, got);
+	set_capacity(capacity);
+}
+
 static void (*const tests[])(void) = {
 	test_empty_eagain,
 	test_short_buffer,
@@ -1656,6 +1935,14 @@ static void (*const tests[])(void) = {
 	test_resize_same,
 	test_resize_seq_goes_on,
 	test_wakeup_after_shrink,
+	test_exclusive_files_all_woken,
+	test_wakeup_read_not_woken_below,
+	test_wakeup_poll_not_woken_below,
+	test_first_poll_no_sleep,
+	test_seek_while_read_blocked,
+	test_poll_while_read_blocked,
+	test_stamps_in_seq_order,
+	test_param_follows_resize,
 };
 
 /* Tests that report more than one result. */

@@ -10,7 +10,7 @@
 # filled. One process pushes single readings at random 25-75 us gaps on
 # CPU 0 and times each PUSH (tests/bin/push_lat), three times, 15 s each:
 #   1. idle: nothing else runs;
-#   2. user tester (anyone may read /proc/seqring) preads 100 bytes at
+#   2. user member (group seqring may read /proc/seqring) preads 100 bytes at
 #      40 MB into /proc/seqring in a loop on CPU 1 (seq_file replays the
 #      listing up to the offset: seconds per pread);
 #   3. two loops of cat /proc/seqring on CPU 1.
@@ -104,7 +104,7 @@ check_lat() {
 deep=40000000
 (
 	while [ ! -e "$T/stop-pread" ]; do
-		$pin_r "$BIN/stress_runas" 1000 1000 "$BIN/walk" -p "$PROC" "$deep" 100
+		$pin_r "$BIN/stress_runas" 1001 1001,990 "$BIN/walk" -p "$PROC" "$deep" 100
 	done
 ) >"$T/preads" 2>&1 &
 ppid=$!
@@ -115,9 +115,9 @@ wait "$ppid"
 preads=$(grep -c '^pread=' "$T/preads")
 bad=$(grep -v '^open$' "$T/preads" | grep -vc '^pread=100 ')
 if [ "$preads" -ge 1 ] && [ "$bad" -eq 0 ]; then
-	ok "user tester's preads at $deep bytes into /proc/seqring work ($preads of them)"
+	ok "user member's preads at $deep bytes into /proc/seqring work ($preads of them)"
 else
-	not_ok "user tester's preads at $deep bytes into /proc/seqring work" \
+	not_ok "user member's preads at $deep bytes into /proc/seqring work" \
 		"expected 100 bytes from each, got: $(grep -v '^open$' "$T/preads" | sort | uniq -c | head -n 5)"
 fi
 check_lat pread "deep preads"

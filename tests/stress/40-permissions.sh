@@ -65,12 +65,12 @@ is "open:EACCES open:EACCES" \
 	"tester and member get EACCES opening debugfs files"
 is "open:ok read:ok" "$(as_root "$DEBUGFS/clients" r read)" "root reads debugfs"
 
-is "-r--r--r-- root root" "$(stat -c '%A %U %G' "$PROC")" \
-	"/proc/seqring is -r--r--r-- root:root (0444)"
-is "open:ok read:ok open:ok read:ok" \
+is "-r--r----- root seqring" "$(stat -c '%A %U %G' "$PROC")" \
+	"/proc/seqring is -r--r----- root:seqring (0440)"
+is "open:EACCES open:ok read:ok" \
 	"$(as_tester "$PROC" r read) $(as_member "$PROC" r read)" \
-	"tester and member can read /proc/seqring"
-is "open:EACCES" "$(as_tester "$PROC" w)" "tester cannot open /proc/seqring for writing"
+	"tester cannot read /proc/seqring, member can"
+is "open:EACCES" "$(as_member "$PROC" w)" "member cannot open /proc/seqring for writing"
 
 is "open:ok read:ok" "$(as_tester "$SYSFS/total" r read)" "tester reads the sysfs counters"
 is "open:EACCES open:EACCES" "$(as_root "$SYSFS/total" w) $(as_root "$PARAM" w)" \

@@ -27,7 +27,10 @@
 /**
  * struct seqring_reading - one sample, as pushed by userspace
  * @timestamp_ns: time of the sample in nanoseconds since the epoch; 0 asks
- *	the driver to stamp it with ktime_get_real_ns() when it is stored
+ *	the driver to stamp it: CLOCK_REALTIME, read when the reading gets
+ *	its sequence number, and never earlier than the driver's stamp of the
+ *	reading before it (so the driver's stamps never decrease along
+ *	sequence numbers, even when the clock is set back)
  * @value: the sample
  * @channel: free-form channel number
  * @flags: must be zero
@@ -115,7 +118,9 @@ struct seqring_record {
 #define SEQRING_IOC_SET_WAKEUP	_IOW(SEQRING_IOC_MAGIC, 0x05, __u32)
 /*
  * Resize the ring to a __u32 capacity, 1 to %SEQRING_CAPACITY_MAX; the
- * newest readings that fit are kept. Needs CAP_SYS_ADMIN.
+ * newest readings that fit are kept. Needs CAP_SYS_ADMIN. A ring that does
+ * not fit in the memory available (or the caller's memory cgroup) fails
+ * with ENOMEM and is left as it was; it never wakes the OOM killer.
  */
 #define SEQRING_IOC_SET_CAPACITY _IOW(SEQRING_IOC_MAGIC, 0x06, __u32)
 
