@@ -455,7 +455,8 @@ static void get_stats(struct seqring_stats *st)
  * Push capacity + capacity / 2 readings: the ring is full and its oldest
  * reading is not in slot 0. Labels vary in length like real ones.
  */
-static int cmd_fill(unsigned long long n)
+/* Push 1.5 x @n readings, so that a ring of @n is full and has wrapped. */
+static void fill_ring(unsigned long long n)
 {
 	static struct seqring_reading r[4096];
 	unsigned long long ts = realtime_ns(), done = 0, want = n + n / 2;
@@ -463,7 +464,6 @@ static int cmd_fill(unsigned long long n)
 		"kitchen", "t0", "back door", "pressure_hpa", "", "rpm",
 	};
 	struct seqring_batch b = { .readings = (unsigned long)r };
-	struct seqring_stats st;
 	unsigned int i, k;
 	int fd;
 
@@ -485,7 +485,13 @@ static int cmd_fill(unsigned long long n)
 		done += k;
 	}
 	close(fd);
+}
 
+static int cmd_fill(unsigned long long n)
+{
+	struct seqring_stats st;
+
+	fill_ring(n);
 	get_stats(&st);
 	if (st.capacity != n || st.count != n)
 		die("after fill: capacity %llu count %llu, expected %llu",
@@ -909,14 +915,67 @@ static void contention_block(int fd, int nreaders, off_t deep, long long *lat,
  * The blocks of a round: no reader (the baseline), 1 and 2 readers looping
  * over the whole listing, 1 reader looping pread() deep into it.
  */
+/*
+ * CLEAR and a resize (by one slot: a full copy), each timed on a full ring
+ * of @cap readings, with nothing else running (@deep 0) or while a reader
+ * replays the listing up to @deep with pread() on the other CPUs: no walk
+ * may hold up a writer. Leaves the ring full, at capacity @cap.
+ */
+static void writers_block(int fd, unsigned long long cap, off_t deep,
+			  double *clear_ns, double *resize_ns,
+			  struct reader_stats *rs)
+{
+	__u32 c = (__u32)cap + 1;
+	pid_t pid = 0;
+	long long t0;
+	int p[2];
+	char ch;
+
+	if (deep) {
+		if (pipe(p))
+			die("pipe: %s", strerror(errno));
+		memset(rs, 0, sizeof(*rs));
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			close(p[0]);
+			pin_away_from_cpu0();
+			reader_loop(rs, p[1], deep);
+		}
+		close(p[1]);
+		if (read(p[0], &ch, 1) != 1)
+			die("the reader did not start");
+		close(p[0]);
+	}
+	fill_ring(cap);
+	t0 = now_ns();
+	if (ioctl(fd, SEQRING_IOC_CLEAR))
+		die("CLEAR: %s", strerror(errno));
+	*clear_ns = now_ns() - t0;
+	fill_ring(cap);
+	t0 = now_ns();
+	if (ioctl(fd, SEQRING_IOC_SET_CAPACITY, &c))
+		die("SET_CAPACITY %u: %s", c, strerror(errno));
+	*resize_ns = now_ns() - t0;
+	if (pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	c = (__u32)cap;
+	if (ioctl(fd, SEQRING_IOC_SET_CAPACITY, &c))
+		die("SET_CAPACITY %u: %s", c, strerror(errno));
+	fill_ring(cap);
+}
+
 #define NCONF	4
 static const char * const kparam[NCONF] = { "0", "1", "2", "pread" };
 static const int kreaders[NCONF] = { 0, 1, 2, 1 };
 
 static int cmd_contention(void)
 {
-	double v[NCONF][5][MAX_ROUNDS];
-	int rounds, samples, r, k, j, fd;
+	double v[NCONF][5][MAX_ROUNDS], wv[2][2][MAX_ROUNDS];
+	int rounds, wrounds, samples, r, k, j, fd;
 	unsigned long long size;
 	long long max_ns;
 	struct reader_stats *rs;
@@ -925,6 +984,7 @@ static int cmd_contention(void)
 	off_t deep;
 
 	rounds = rounds_or(9, 3);
+	wrounds = rounds_or(5, 2);
 	samples = quick ? 3000 : 10000;
 	max_ns = quick ? 400000000LL : 1500000000LL;
 	lat = calloc(samples, sizeof(*lat));
@@ -961,9 +1021,25 @@ static int cmd_contention(void)
 			v[k][4][r] = res[4];
 		}
 	}
+	for (r = 0; r < wrounds; r++)
+		for (j = 0; j < 2; j++) {
+			k = (j + r) % 2;
+			writers_block(fd, st.capacity, k ? deep : 0,
+				      &wv[k][0][r], &wv[k][1][r], rs);
+		}
 	close(fd);
 
 	print_row_head();
+	for (k = 0; k < 2; k++) {
+		record("contention", "clear_ns", k ? "pread" : "0", "ns",
+		       wv[k][0], wrounds);
+		record("contention", "resize_ns", k ? "pread" : "0", "ns",
+		       wv[k][1], wrounds);
+	}
+	record_ratio("contention", "clear(pread)/clear(idle)", "pread",
+		     wv[1][0], wv[0][0], wrounds);
+	record_ratio("contention", "resize(pread)/resize(idle)", "pread",
+		     wv[1][1], wv[0][1], wrounds);
 	for (k = 0; k < NCONF; k++) {
 		record("contention", "push_p50", kparam[k], "ns", v[k][0],
 		       rounds);
@@ -1646,6 +1722,10 @@ static void derive_targets(void)
 	       find_row("contention", "push_max", "2"), true, 1e6);
 	target("push_max ns, 1 deep pread reader", "pread",
 	       find_row("contention", "push_max", "pread"), true, 1e6);
+	/* The stress tier's bound is 3 x idle + 20 ms; here the ratio. */
+	target("resize with a deep pread reader / idle", "pread",
+	       find_row("contention", "resize(pread)/resize(idle)", "pread"),
+	       true, 3);
 	target("stream seqring/trace_pipe readings/s", "all",
 	       find_row("stream", "seqring/trace_pipe.readings_per_s", NULL),
 	       false, 3.0);

@@ -28,6 +28,7 @@
 # Allocation sites of the driver and the operation that reaches each:
 #   main.c      kzalloc(struct seqring)                 load
 #   ring.c      kmalloc(slots)                          load, capacity=16
+#               (ring slots: GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
 #   ring.c      vmalloc(slots), over a page             load, capacity=1000
 #   procfs.c    proc_create_data(/proc/seqring)         load
 #   debugfs.c   debugfs_create_dir/file (failure ok)    load
@@ -44,6 +45,8 @@
 #                                                       debugfs readings
 #   debugfs.c   single_open(), seq_file buffer          open + read of
 #                                                       debugfs stats,
+#                                                       clients
+#   chardev.c   __getname() (a path buffer)             read of debugfs
 #                                                       clients
 #   sysfs.c     sysfs buffer (kernfs)                   open + read of
 #                                                       /sys/class/misc/

@@ -617,6 +617,51 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 }
 
 /* Resizing keeps the newest readings that fit, and the counters add up. */
+/*
+ * The wake-up threshold is the pusher's to check: a reader armed for 3
+ * readings sets the ring's wake_seq to cursor + 3; pushes below it leave
+ * it; the push that reaches it wakes the reader, which then drops out of
+ * wake_seq until it arms again. A second reader with a lower threshold
+ * lowers wake_seq; the lowest target wins.
+ */
+static void ring_test_wake_threshold(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 8);
+	struct seqring_reader a, b;
+
+	seqring_reader_init(&a, ring);
+	seqring_reader_init(&b, ring);
+	KUNIT_EXPECT_EQ(test, ring->wake_seq, U64_MAX);
+
+	a.wakeup = 3;
+	KUNIT_EXPECT_FALSE(test, seqring_reader_arm(&a, ring));
+	KUNIT_EXPECT_EQ(test, ring->wake_seq, 4ULL);
+	push_singles(test, ring, 1, 2);
+	KUNIT_EXPECT_EQ(test, ring->wake_seq, 4ULL);
+	KUNIT_EXPECT_FALSE(test, seqring_reader_ready(&a, ring));
+	push_singles(test, ring, 3, 1);
+	KUNIT_EXPECT_TRUE(test, seqring_reader_ready(&a, ring));
+	KUNIT_EXPECT_EQ(test, ring->wake_seq, U64_MAX);
+
+	/* a read all three; b wants 1, a 3 more: b's target is lower. */
+	atomic64_set(&a.cursor, 4);
+	KUNIT_EXPECT_FALSE(test, seqring_reader_arm(&a, ring));
+	atomic64_set(&b.cursor, 4);
+	KUNIT_EXPECT_FALSE(test, seqring_reader_arm(&b, ring));
+	KUNIT_EXPECT_EQ(test, ring->wake_seq, 5ULL);
+	push_singles(test, ring, 4, 1);
+	/* b woken and out; a still waits for seq 7. */
+	KUNIT_EXPECT_EQ(test, ring->wake_seq, 7ULL);
+
+	/* A threshold above the capacity counts as the capacity. */
+	a.wakeup = 100;
+	KUNIT_EXPECT_EQ(test, seqring_reader_target(&a, 8), 4ULL + 8);
+
+	seqring_reader_remove(&a, ring);
+	seqring_reader_remove(&b, ring);
+	KUNIT_EXPECT_TRUE(test, list_empty(&ring->readers));
+}
+
 static void ring_test_resize(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
@@ -923,6 +968,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_copy_skips),
 	KUNIT_CASE(ring_test_copy_torn_slot),
 	KUNIT_CASE(ring_test_resize),
+	KUNIT_CASE(ring_test_wake_threshold),
 	KUNIT_CASE(ring_test_escape),
 	KUNIT_CASE(ring_test_iter_overwrite),
 	KUNIT_CASE(ring_test_iter_clear),
