@@ -116,13 +116,15 @@ struct seqring {
  * struct seqring_iter - one open listing (listing.c)
  * @sr: the device
  * @end: sequence number the walk stops before
- * @rescan: the last read() returned end of file: take a new @end
+ * @eof: the last read() returned end of file
+ * @rescan: the last two read()s returned end of file: take a new @end
  * @locked: holds the ring's walk_lock (between start() and stop())
  * @rec: the reading being shown, copied out of the ring
  */
 struct seqring_iter {
 	struct seqring *sr;
 	u64 end;
+	bool eof;
 	bool rescan;
 	bool locked;
 	struct seqring_record rec;
