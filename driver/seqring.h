@@ -21,6 +21,11 @@ struct iov_iter;
 struct kiocb;
 struct proc_dir_entry;
 
+/* Kbuild says so first; this is for any other way of compiling. */
+#if BITS_PER_LONG != 64
+#error "seqring needs a 64-bit kernel: its lockless ring reads 64-bit sequence numbers in one load"
+#endif
+
 #define SEQRING_NAME		"seqring"
 
 /**
