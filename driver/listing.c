@@ -23,15 +23,16 @@
  * it every %SEQRING_WALK_BATCH records; positions are sequence numbers, so
  * the walk goes on where it was.
  *
- * Anyone may open /proc/seqring, and lseek() or pread() replay the listing
- * from the header up to the offset in one start()..stop() (seq_file's
- * traverse()). So every walk is bounded and killable: it ends at the
- * newest reading that existed when the reader began (at open, and again
- * after each read() that returned end of file, so a reader that resumes
- * gets what came since), calls cond_resched() every %SEQRING_WALK_BATCH
- * records, ends with -EINTR on a fatal signal, and with -ENODEV when the
- * module is going, so that an unload (proc_remove() waits for calls in progress) never waits
- * for a deep seek.
+ * Every member of group seqring (everyone, with world_readable=1) may
+ * open /proc/seqring, and lseek() or pread() replay the listing from the
+ * header up to the offset in one start()..stop() (seq_file's traverse()).
+ * So every walk is bounded and killable: it ends at the newest reading that
+ * existed when the reader began (at open, and again after two read()s in a
+ * row returned end of file, so a reader that resumes gets what came since),
+ * calls cond_resched() every %SEQRING_WALK_BATCH records, ends with -EINTR
+ * on a fatal signal, and with -ENODEV when the module is going, so that an
+ * unload (proc_remove() waits for calls in progress) never waits for a deep
+ * seek.
  *
  * Only sequential read() gives these promises in full: a pread() or lseek()
  * replays the listing and counts bytes, so with readings overwritten
@@ -227,29 +228,54 @@ int seqring_listing_open_dev(struct file *file, struct seqring *sr)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_listing_open_dev);
 
+/*
+ * A read() of the listing returned @ret for @size bytes asked. The walk's
+ * end moves to the newest reading only after two end of files in a row.
+ * seq_read_iter() returns 0 only when the walk has reached its end, but the
+ * reader may never see that 0: sendfile() reads on through its internal
+ * pipe after one (splice_direct_to_actor()), and returns what it moved
+ * before it, as does a read loop that fills a buffer (busybox tail). Were
+ * the end to move at the first 0, such a reader would be handed a new walk
+ * at once, and one that producers outrun would never end. A second 0 with
+ * nothing read in between comes from a call that moved nothing, so it
+ * reaches the reader: it has seen end of file, and its next read gets what
+ * came since.
+ */
+static void seqring_listing_note_read(struct seq_file *m, ssize_t ret,
+				      size_t size)
+{
+	struct seqring_iter *it = m->private;
+
+	if (ret < 0 || !size)
+		return;
+	/* start() reads them under the same lock. */
+	mutex_lock(&m->lock);
+	if (ret) {
+		it->eof = false;
+	} else {
+		if (it->eof)
+			it->rescan = true;
+		it->eof = true;
+	}
+	mutex_unlock(&m->lock);
+}
+
 /**
  * seqring_listing_read_iter - read() of the listing
  * @iocb: the read
  * @to: where the text goes
  *
- * seq_read_iter(), noting an end of file: the next walk then reaches as
- * far as the readings held by then.
+ * seq_read_iter(), noting an end of file: see seqring_listing_note_read().
  *
  * Return: as seq_read_iter().
  */
 ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct seq_file *m = iocb->ki_filp->private_data;
-	struct seqring_iter *it = m->private;
+	size_t size = iov_iter_count(to);
 	ssize_t ret;
 
 	ret = seq_read_iter(iocb, to);
-	if (!ret && iov_iter_count(to)) {
-		/* start() reads it under the same lock. */
-		mutex_lock(&m->lock);
-		it->rescan = true;
-		mutex_unlock(&m->lock);
-	}
+	seqring_listing_note_read(iocb->ki_filp->private_data, ret, size);
 	return ret;
 }
 
@@ -257,16 +283,10 @@ ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to)
 static ssize_t seqring_listing_read(struct file *file, char __user *buf,
 				    size_t size, loff_t *ppos)
 {
-	struct seq_file *m = file->private_data;
-	struct seqring_iter *it = m->private;
 	ssize_t ret;
 
 	ret = seq_read(file, buf, size, ppos);
-	if (!ret && size) {
-		mutex_lock(&m->lock);
-		it->rescan = true;
-		mutex_unlock(&m->lock);
-	}
+	seqring_listing_note_read(file->private_data, ret, size);
 	return ret;
 }
 

@@ -23,6 +23,11 @@ struct iov_iter;
 struct kiocb;
 struct proc_dir_entry;
 
+/* Kbuild says so first; this is for any other way of compiling. */
+#if BITS_PER_LONG != 64
+#error "seqring needs a 64-bit kernel: its lockless ring reads 64-bit sequence numbers in one load"
+#endif
+
 #define SEQRING_NAME		"seqring"
 
 /**
@@ -140,13 +145,15 @@ struct seqring {
  * struct seqring_iter - one open listing (listing.c)
  * @sr: the device
  * @end: sequence number the walk stops before
- * @rescan: the last read() returned end of file: take a new @end
+ * @eof: the last read() returned end of file
+ * @rescan: the last two read()s returned end of file: take a new @end
  * @shown: records shown since the walk last left that section
  * @rec: the reading being shown, copied out of the ring
  */
 struct seqring_iter {
 	struct seqring *sr;
 	u64 end;
+	bool eof;
 	bool rescan;
 	unsigned int shown;
 	struct seqring_record rec;

@@ -8,7 +8,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 15
+plan 16
 
 check_load "load seqring.ko capacity=16" capacity=16
 
@@ -53,15 +53,20 @@ is "35 36" "$(awk '{ print $1 }' "$T/r7" | words)" "after CLEAR and 2 pushes it 
 exec 3<&-
 
 # Stop in the middle of the header, push, then read on: the rest of the
-# header, the old and the new readings, each once.
+# header and the readings held at the open, each once; after end of file
+# the new reading.
 exec 4<"$PROC"
+cat "$PROC" >"$T/atopen"
 dd bs=10 count=1 status=none <&4 >"$T/p1"
 push 1 -v 37
 cat <&4 >"$T/p2"
+cat "$T/p1" "$T/p2" >"$T/partial"
+same_file "$T/atopen" "$T/partial" \
+	"10 bytes, a push, then the rest: the listing as at the open, the push came after"
+cat <&4 >"$T/p3"
+is 37 "$(awk '{ print $1 }' "$T/p3" | words)" "... and cat after that end of file reads the pushed seq 37"
 exec 4<&-
 cat "$PROC" >"$T/full"
-cat "$T/p1" "$T/p2" >"$T/partial"
-same_file "$T/full" "$T/partial" "10 bytes, a push, then the rest: equals a fresh full read"
 
 exec 5<"$PROC"
 dd bs=1 count=$((${#HEADER} + 5)) status=none <&5 >"$T/q1"

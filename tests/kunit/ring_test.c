@@ -848,7 +848,7 @@ static void ring_test_iter_overwrite(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, walk_start(w), -1LL);
 	walk_stop(test, w);
 
-	/* After a read() that returned end of file, 5 and 6 are shown. */
+	/* After two read()s returned end of file, 5 and 6 are shown. */
 	w->it.rescan = true;
 	KUNIT_EXPECT_EQ(test, walk_start(w), 5LL);
 	/* Everything the walk has not reached is overwritten. */

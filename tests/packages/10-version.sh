@@ -6,7 +6,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 13
+plan 15
 
 version=$(cat VERSION)
 like "$version" '^[0-9]+\.[0-9]+\.[0-9]+$' "VERSION holds one version: $version"
@@ -52,6 +52,23 @@ is "built built built built" \
 is "excluded excluded" \
 	"$(for k in 5.4.0-1-amd64 4.19.0-27-amd64; do excluded $k; done | words)" \
 	"... and excludes older kernels (5.4, 4.19)"
+
+# BUILD_EXCLUSIVE_ARCH: dkms builds for a machine that matches it.
+arch_excluded() {
+	local re
+	re=$(conf 6.1.0-1-amd64 '$BUILD_EXCLUSIVE_ARCH')
+	if [ -n "$re" ] && ! [[ $1 =~ $re ]]; then
+		echo excluded
+	else
+		echo built
+	fi
+}
+is "built built built built" \
+	"$(for a in x86_64 aarch64 ppc64le riscv64; do arch_excluded $a; done | words)" \
+	"BUILD_EXCLUSIVE_ARCH lets 64-bit machines build (x86_64 aarch64 ppc64le riscv64)"
+is "excluded excluded excluded excluded" \
+	"$(for a in i686 i386 armv7l armv6l; do arch_excluded $a; done | words)" \
+	"... and excludes 32-bit ones (i686 i386 armv7l armv6l)"
 
 is "" "$(grep -n 'uname' dkms.conf Kbuild)" "no uname in dkms.conf or Kbuild"
 is "" "$(grep -nE '^[[:space:]]*CLEAN=' dkms.conf)" "no deprecated CLEAN in dkms.conf"
