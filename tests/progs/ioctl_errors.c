@@ -21,15 +21,14 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/capability.h>
 #include <linux/seqring.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #define LISTING		"/proc/seqring"
@@ -971,28 +970,6 @@ static void test_clear_rdonly_root(void)
 }
 
 enum drop { DROP_CAP, DROP_UID };
-
-static int drop_cap_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-		.pid = 0,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
-	__u32 mask = CAP_TO_MASK(CAP_SYS_ADMIN);
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[i].effective &= ~mask;
-	data[i].permitted &= ~mask;
-	data[i].inheritable &= ~mask;
-	if (syscall(SYS_capset, &hdr, data))
-		return -1;
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	return (data[i].effective & mask) ? -1 : 0;
-}
 
 /*
  * CLEAR on @fd (opened by us, as root) in a child that first gives up

@@ -29,15 +29,14 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/capability.h>
 #include <linux/seqring.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #define REC			sizeof(struct seqring_record)
@@ -1320,24 +1319,6 @@ static void test_read_signal_restart(void)
 }
 
 /* ---- SET_CAPACITY ---- */
-
-static int drop_cap_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-		.pid = 0,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
-	__u32 mask = CAP_TO_MASK(CAP_SYS_ADMIN);
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[i].effective &= ~mask;
-	data[i].permitted &= ~mask;
-	data[i].inheritable &= ~mask;
-	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
-}
 
 static void test_capacity_eperm(void)
 {
