@@ -875,36 +875,53 @@ static void expect_child(int res, int want, const char *desc)
 	}
 }
 
-/* With @unchanged, a refused CLEAR is also a test that it discarded nothing. */
+/* Everything held before a CLEAR that worked (since @snap) is cleared. */
+static void expect_emptied(const char *desc)
+{
+	struct seqring_stats st = get_stats();
+
+	if (!tap_result(st.count == 0 && st.cleared == snap.cleared + snap.count,
+			"%s", desc))
+		tap_diag("expected count 0 cleared %llu, got %llu %llu",
+			 (unsigned long long)(snap.cleared + snap.count),
+			 (unsigned long long)st.count,
+			 (unsigned long long)st.cleared);
+}
+
+/*
+ * CLEAR from a child with the privilege @how leaves it, and the errno it
+ * must fail with (0: it must work). Each case is two tests: the call, and
+ * that it discarded nothing or everything.
+ */
 static const struct {
 	const char *desc;
 	bool rdonly;		/* on fd_ro, else fd_rw */
 	enum drop how;
-	int want;		/* errno, 0 for success */
-	const char *unchanged;
+	int want;
 } clear_cases[] = {
 	{ "CLEAR on an O_RDONLY fd with CAP_SYS_ADMIN returns 0",
-	  true, DROP_NONE, 0, NULL },
+	  true, DROP_NONE, 0 },
 	{ "CLEAR on an O_RDONLY fd without CAP_SYS_ADMIN -> EPERM",
-	  true, DROP_CAP, EPERM, "... and it discarded nothing" },
+	  true, DROP_CAP, EPERM },
 	{ "CLEAR on an O_RDWR fd without CAP_SYS_ADMIN returns 0",
-	  false, DROP_CAP, 0, NULL },
+	  false, DROP_CAP, 0 },
 	{ "CLEAR on an O_RDONLY fd after setuid(1000) -> EPERM",
-	  true, DROP_UID, EPERM, "... and it discarded nothing" },
+	  true, DROP_UID, EPERM },
 };
 
 static void test_clear_privilege(void)
 {
+	const char *discarded_nothing = "... and it discarded nothing";
+	const char *emptied = "... and it emptied the ring";
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(clear_cases); i++) {
-		const char *desc = clear_cases[i].desc;
-		const char *unchanged = clear_cases[i].unchanged;
+		const char *then = clear_cases[i].want ? discarded_nothing :
+							 emptied;
 
 		if (!is_root()) {
-			tap_skip("not running as root", "%s", desc);
-			if (unchanged)
-				tap_skip("not running as root", "%s", unchanged);
+			tap_skip("not running as root", "%s", clear_cases[i].desc);
+			tap_skip("not running as root", "%s", then);
 			continue;
 		}
 		/* Something to discard, so that a CLEAR that worked shows. */
@@ -913,9 +930,11 @@ static void test_clear_privilege(void)
 		snap = get_stats();
 		expect_child(clear_as(clear_cases[i].rdonly ? fd_ro : fd_rw,
 				      clear_cases[i].how),
-			     clear_cases[i].want, desc);
-		if (unchanged)
-			expect_unchanged(unchanged);
+			     clear_cases[i].want, clear_cases[i].desc);
+		if (clear_cases[i].want)
+			expect_unchanged(then);
+		else
+			expect_emptied(then);
 	}
 }
 
@@ -1025,71 +1044,46 @@ static void test_stats_no_overrun(void)
 	tap_result(pass, "GET_STATS writes nothing past sizeof(struct seqring_stats)");
 }
 
-static void (*const tests[])(void) = {
-	test_fresh_empty,
-	test_fresh_first_seq,
-	test_push_ok,
-	test_push_seq_increments,
-	test_push_listed,
-	test_enotty,
-	test_enotty_no_effect,
-	test_efault,
-	test_einval_reading,
-	test_batch_refused,
-	test_rejected_no_effect,
-	test_batch_zero,
-	test_batch_zero_no_effect,
-	test_batch_all_or_nothing,
-	test_batch_three,
-	test_batch_three_seqs,
-	test_batch_three_listed,
-	test_batch_max,
-	test_batch_max_total,
-	test_batch_max_count,
-	test_batch_max_dropped,
-	test_ebadf_push,
-	test_ebadf_batch,
-	test_ebadf_no_effect,
-	test_stats_rdonly,
-	test_push_wronly,
-	test_clear_rdwr,
-	test_clear_empties,
-	test_clear_counts,
-	test_clear_seq_continues,
-	test_clear_privilege,
-	test_stats_filled,
-	test_stats_no_pattern,
-	test_stats_reserved,
-	test_stats_invariant,
-	test_stats_capacity,
-	test_stats_seq_range,
-	test_stats_no_overrun,
+static const struct tap_test tests[] = {
+	TAP_TEST(test_fresh_empty),
+	TAP_TEST(test_fresh_first_seq),
+	TAP_TEST(test_push_ok),
+	TAP_TEST(test_push_seq_increments),
+	{ test_push_listed, ARRAY_SIZE(listed_cases) },
+	{ test_enotty, ARRAY_SIZE(enotty_cases) },
+	TAP_TEST(test_enotty_no_effect),
+	{ test_efault, ARRAY_SIZE(efault_cases) },
+	{ test_einval_reading, ARRAY_SIZE(bad_reading_cases) },
+	{ test_batch_refused, ARRAY_SIZE(batch_refused_cases) },
+	TAP_TEST(test_rejected_no_effect),
+	TAP_TEST(test_batch_zero),
+	TAP_TEST(test_batch_zero_no_effect),
+	{ test_batch_all_or_nothing, 2 * ARRAY_SIZE(batch_all_or_nothing_cases) },
+	TAP_TEST(test_batch_three),
+	TAP_TEST(test_batch_three_seqs),
+	TAP_TEST(test_batch_three_listed),
+	TAP_TEST(test_batch_max),
+	TAP_TEST(test_batch_max_total),
+	TAP_TEST(test_batch_max_count),
+	TAP_TEST(test_batch_max_dropped),
+	TAP_TEST(test_ebadf_push),
+	TAP_TEST(test_ebadf_batch),
+	TAP_TEST(test_ebadf_no_effect),
+	TAP_TEST(test_stats_rdonly),
+	TAP_TEST(test_push_wronly),
+	TAP_TEST(test_clear_rdwr),
+	TAP_TEST(test_clear_empties),
+	TAP_TEST(test_clear_counts),
+	TAP_TEST(test_clear_seq_continues),
+	{ test_clear_privilege, 2 * ARRAY_SIZE(clear_cases) },
+	TAP_TEST(test_stats_filled),
+	TAP_TEST(test_stats_no_pattern),
+	TAP_TEST(test_stats_reserved),
+	TAP_TEST(test_stats_invariant),
+	TAP_TEST(test_stats_capacity),
+	TAP_TEST(test_stats_seq_range),
+	TAP_TEST(test_stats_no_overrun),
 };
-
-/*
- * The plan: one result a test, but a table-driven test reports one a case,
- * and a case with an "unchanged" check a second one.
- */
-static unsigned int planned(void)
-{
-	unsigned int n = ARRAY_SIZE(tests);
-	size_t i;
-
-	n += ARRAY_SIZE(listed_cases) - 1;
-	n += ARRAY_SIZE(enotty_cases) - 1;
-	n += ARRAY_SIZE(efault_cases) - 1;
-	n += ARRAY_SIZE(bad_reading_cases) - 1;
-	n += ARRAY_SIZE(batch_refused_cases) - 1;
-	n += ARRAY_SIZE(batch_all_or_nothing_cases) - 1;
-	n += ARRAY_SIZE(clear_cases) - 1;
-	for (i = 0; i < ARRAY_SIZE(batch_refused_cases); i++)
-		n += !!batch_refused_cases[i].unchanged;
-	for (i = 0; i < ARRAY_SIZE(batch_all_or_nothing_cases); i++)
-		n += !!batch_all_or_nothing_cases[i].unchanged;
-	for (i = 0; i < ARRAY_SIZE(clear_cases); i++)
-		n += !!clear_cases[i].unchanged;
-	return n;
-}
 
 static int open_dev(int flags, const char *name)
 {
@@ -1117,12 +1111,12 @@ int main(int argc, char **argv)
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
 	tap_diag("ioctl ABI test, %zu-bit userspace, device %s",
 		 sizeof(void *) * 8, dev_path);
-	tap_plan(planned());
+	tap_plan_tests(tests, ARRAY_SIZE(tests));
 	fd_rw = open_dev(O_RDWR, "O_RDWR");
 	fd_ro = open_dev(O_RDONLY, "O_RDONLY");
 	fd_wo = open_dev(O_WRONLY, "O_WRONLY");
 	for (i = 0; i < (int)ARRAY_SIZE(tests); i++)
-		tests[i]();
+		tests[i].run();
 	close(fd_wo);
 	close(fd_ro);
 	close(fd_rw);
