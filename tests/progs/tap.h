@@ -169,6 +169,8 @@ static inline const char *errname(int e)
 		return "ENOSPC";
 	case ESPIPE:
 		return "ESPIPE";
+	case EPIPE:
+		return "EPIPE";
 	case EROFS:
 		return "EROFS";
 	case EOVERFLOW:
