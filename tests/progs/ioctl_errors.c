@@ -21,15 +21,14 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/capability.h>
 #include <linux/seqring.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #define LISTING		"/proc/seqring"
@@ -67,7 +66,6 @@ static int fd_rw = -1, fd_ro = -1, fd_wo = -1;
 static size_t page_size;
 /* Counters taken before a call whose effect (or absence) a later test checks. */
 static struct seqring_stats snap;
-static unsigned long long given_ts = 1234567890123456789ULL;
 
 struct line {
 	unsigned long long seq;
@@ -317,126 +315,77 @@ static void test_push_seq_increments(void)
 	tap_result(pass, "%s", desc);
 }
 
-static void test_push_fields_listed(void)
+/*
+ * A reading that PUSH must store as given, and the label it must be
+ * listed with. A timestamp_ns of 0 asks the driver to stamp the reading:
+ * the listed time must then lie between the clock read before and after
+ * the PUSH.
+ */
+struct listed_case {
+	const char *desc;
+	unsigned long long ts;
+	unsigned int channel;
+	long long value;
+	char label[SEQRING_LABEL_LEN];
+	const char *want_label;
+};
+
+static const struct listed_case listed_cases[] = {
+	{ "PUSH stores timestamp, channel, value and label as given",
+	  1234567890123456789ULL, 7, -42, "fields", "fields" },
+	{ "PUSH with timestamp_ns 0 is stamped with the current CLOCK_REALTIME",
+	  0, 1, 5, "stamp", "stamp" },
+	{ "PUSH with a non-zero timestamp_ns keeps it unchanged",
+	  42, 1, 6, "kept", "kept" },
+	{ "label bytes after the NUL are ignored",
+	  0, 1, 7, "ab\0zzzzzzzzzzzzz", "ab" },
+	{ "a 15-byte label (NUL in the last byte) is accepted and listed whole",
+	  0, 1, 8, "abcdefghijklmno", "abcdefghijklmno" },
+};
+
+static void expect_listed(const struct listed_case *c)
 {
-	const char *desc = "PUSH stores timestamp, channel, value and label as given";
+	unsigned long long before, after, lo, hi;
 	struct seqring_reading r;
-	struct seqring_stats st;
-	struct line l;
-
-	reading_init(&r, -42, "fields");
-	r.channel = 7;
-	r.timestamp_ns = given_ts;
-	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
-		tap_result(false, "%s", desc);
-		tap_diag("PUSH failed: %s", errname(errno));
-		return;
-	}
-	st = get_stats();
-	if (!listing_find(st.newest_seq, &l)) {
-		tap_result(false, "%s", desc);
-		return;
-	}
-	if (!tap_result(l.ts == given_ts && l.channel == 7 && l.value == -42 &&
-			!strcmp(l.label, "fields"), "%s", desc))
-		tap_diag("expected '%llu %llu 7 -42 fields', got '%llu %llu %u %lld %s'",
-			 (unsigned long long)st.newest_seq, given_ts, l.seq,
-			 l.ts, l.channel, l.value, l.label);
-}
-
-static void test_push_ts_stamped(void)
-{
-	const char *desc = "PUSH with timestamp_ns 0 is stamped with the current CLOCK_REALTIME";
-	unsigned long long before, after;
-	struct seqring_stats st;
 	struct line l;
 	int ret;
 
+	memset(&r, 0, sizeof(r));
+	r.timestamp_ns = c->ts;
+	r.channel = c->channel;
+	r.value = c->value;
+	memcpy(r.label, c->label, sizeof(r.label));
 	before = now_ns();
-	ret = push(fd_rw, 5, "stamp");
+	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
 	after = now_ns();
 	if (ret) {
-		tap_result(false, "%s", desc);
-		tap_diag("PUSH failed: %s", errname(errno));
-		return;
-	}
-	st = get_stats();
-	if (!listing_find(st.newest_seq, &l)) {
-		tap_result(false, "%s", desc);
-		return;
-	}
-	if (!tap_result(l.ts >= before && l.ts <= after, "%s", desc))
-		tap_diag("expected a timestamp in [%llu, %llu], got %llu",
-			 before, after, l.ts);
-}
-
-static void test_push_ts_kept(void)
-{
-	const char *desc = "PUSH with a non-zero timestamp_ns keeps it unchanged";
-	struct seqring_reading r;
-	struct seqring_stats st;
-	struct line l;
-
-	reading_init(&r, 6, "kept");
-	r.timestamp_ns = 42;
-	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
-		tap_result(false, "%s", desc);
-		tap_diag("PUSH failed: %s", errname(errno));
-		return;
-	}
-	st = get_stats();
-	if (!listing_find(st.newest_seq, &l)) {
-		tap_result(false, "%s", desc);
-		return;
-	}
-	expect_u64(42, l.ts, desc);
-}
-
-static void test_label_after_nul(void)
-{
-	const char *desc = "label bytes after the NUL are ignored";
-	struct seqring_reading r;
-	struct seqring_stats st;
-	struct line l;
-
-	reading_init(&r, 7, "");
-	memcpy(r.label, "ab\0zzzzzzzzzzzzz", SEQRING_LABEL_LEN);
-	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
-		tap_result(false, "%s", desc);
-		tap_diag("PUSH failed: %s", errname(errno));
-		return;
-	}
-	st = get_stats();
-	if (!listing_find(st.newest_seq, &l)) {
-		tap_result(false, "%s", desc);
-		return;
-	}
-	if (!tap_result(!strcmp(l.label, "ab"), "%s", desc))
-		tap_diag("expected label 'ab', got '%s'", l.label);
-}
-
-static void test_label_15(void)
-{
-	const char *desc = "a 15-byte label (NUL in the last byte) is accepted and listed whole";
-	struct seqring_reading r;
-	struct seqring_stats st;
-	struct line l;
-
-	reading_init(&r, 8, "");
-	memcpy(r.label, "abcdefghijklmno", SEQRING_LABEL_LEN);
-	if (ioctl(fd_rw, SEQRING_IOC_PUSH, &r)) {
-		tap_result(false, "%s", desc);
+		tap_result(false, "%s", c->desc);
 		tap_diag("expected PUSH to return 0, got errno %s",
 			 errname(errno));
 		return;
 	}
-	st = get_stats();
-	if (!listing_find(st.newest_seq, &l)) {
-		tap_result(false, "%s", desc);
+	if (!listing_find(get_stats().newest_seq, &l)) {
+		tap_result(false, "%s", c->desc);
 		return;
 	}
-	if (!tap_result(!strcmp(l.label, "abcdefghijklmno"), "%s", desc))
-		tap_diag("expected label 'abcdefghijklmno', got '%s'", l.label);
+	lo = c->ts ? c->ts : before;
+	hi = c->ts ? c->ts : after;
+	if (tap_result(l.ts >= lo && l.ts <= hi && l.channel == c->channel &&
+		       l.value == c->value && !strcmp(l.label, c->want_label),
+		       "%s", c->desc))
+		return;
+	tap_diag("expected timestamp in [%llu, %llu], channel %u, value %lld, label '%s'",
+		 lo, hi, c->channel, c->value, c->want_label);
+	tap_diag("got timestamp %llu, channel %u, value %lld, label '%s'",
+		 l.ts, l.channel, l.value, l.label);
+}
+
+static void test_push_listed(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(listed_cases); i++)
+		expect_listed(&listed_cases[i]);
 }
 
 /* ---- commands that do not exist: ENOTTY ---- */
@@ -449,64 +398,33 @@ static union {
 	char pad[128];
 } argbuf;
 
-static void enotty(unsigned long cmd, const char *desc)
+static const struct {
+	unsigned long cmd;
+	const char *desc;
+} enotty_cases[] = {
+	{ IOC_UNKNOWN_NR, "unknown command number 0x10 -> ENOTTY" },
+	{ IOC_OTHER_MAGIC, "PUSH's number and size with another magic -> ENOTTY" },
+	{ IOC_PUSH_SHORT, "PUSH number with a smaller size -> ENOTTY" },
+	{ IOC_PUSH_LONG, "PUSH number with a larger size -> ENOTTY" },
+	{ IOC_PUSH_READ, "PUSH number and size with direction _IOC_READ -> ENOTTY" },
+	{ IOC_PUSH_RW, "PUSH number and size with direction read|write -> ENOTTY" },
+	{ IOC_BATCH_SHORT, "PUSH_BATCH number with a smaller size -> ENOTTY" },
+	{ IOC_STATS_SHORT, "GET_STATS number with a smaller size -> ENOTTY" },
+	{ IOC_STATS_WRITE, "GET_STATS number and size with direction _IOC_WRITE -> ENOTTY" },
+	{ IOC_CLEAR_SIZED, "CLEAR number with a size and direction -> ENOTTY" },
+};
+
+static void test_enotty(void)
 {
+	size_t i;
 	int ret;
 
-	reading_init(&argbuf.r, 9, "enotty");
-	ret = ioctl(fd_rw, cmd, &argbuf);
-	expect_errno(ret, errno, ENOTTY, desc);
-}
-
-static void test_enotty_first(void)
-{
 	snap = get_stats();
-	enotty(IOC_UNKNOWN_NR, "unknown command number 0x10 -> ENOTTY");
-}
-
-static void test_enotty_magic(void)
-{
-	enotty(IOC_OTHER_MAGIC, "PUSH's number and size with another magic -> ENOTTY");
-}
-
-static void test_enotty_push_short(void)
-{
-	enotty(IOC_PUSH_SHORT, "PUSH number with a smaller size -> ENOTTY");
-}
-
-static void test_enotty_push_long(void)
-{
-	enotty(IOC_PUSH_LONG, "PUSH number with a larger size -> ENOTTY");
-}
-
-static void test_enotty_push_read(void)
-{
-	enotty(IOC_PUSH_READ, "PUSH number and size with direction _IOC_READ -> ENOTTY");
-}
-
-static void test_enotty_push_rw(void)
-{
-	enotty(IOC_PUSH_RW, "PUSH number and size with direction read|write -> ENOTTY");
-}
-
-static void test_enotty_batch_short(void)
-{
-	enotty(IOC_BATCH_SHORT, "PUSH_BATCH number with a smaller size -> ENOTTY");
-}
-
-static void test_enotty_stats_short(void)
-{
-	enotty(IOC_STATS_SHORT, "GET_STATS number with a smaller size -> ENOTTY");
-}
-
-static void test_enotty_stats_write(void)
-{
-	enotty(IOC_STATS_WRITE, "GET_STATS number and size with direction _IOC_WRITE -> ENOTTY");
-}
-
-static void test_enotty_clear_sized(void)
-{
-	enotty(IOC_CLEAR_SIZED, "CLEAR number with a size and direction -> ENOTTY");
+	for (i = 0; i < ARRAY_SIZE(enotty_cases); i++) {
+		reading_init(&argbuf.r, 9, "enotty");
+		ret = ioctl(fd_rw, enotty_cases[i].cmd, &argbuf);
+		expect_errno(ret, errno, ENOTTY, enotty_cases[i].desc);
+	}
 }
 
 static void test_enotty_no_effect(void)
@@ -516,146 +434,174 @@ static void test_enotty_no_effect(void)
 
 /* ---- bad pointers: EFAULT ---- */
 
-static void test_efault_null_push(void)
+/* Where a pointer points that the driver must not copy through. */
+enum bad_ptr { PTR_NULL, PTR_UNMAPPED, PTR_READONLY };
+
+static const struct efault_case {
+	const char *desc;
+	unsigned long cmd;
+	bool rdonly;		/* on fd_ro, else fd_rw */
+	enum bad_ptr ptr;
+	bool readings;		/* in batch.readings (count 1), not the argument */
+} efault_cases[] = {
+	{ "PUSH with a NULL argument -> EFAULT",
+	  SEQRING_IOC_PUSH, false, PTR_NULL, false },
+	{ "PUSH_BATCH with a NULL argument -> EFAULT",
+	  SEQRING_IOC_PUSH_BATCH, false, PTR_NULL, false },
+	{ "GET_STATS with a NULL argument -> EFAULT",
+	  SEQRING_IOC_GET_STATS, true, PTR_NULL, false },
+	{ "PUSH with an unmapped argument -> EFAULT",
+	  SEQRING_IOC_PUSH, false, PTR_UNMAPPED, false },
+	{ "PUSH_BATCH with an unmapped argument -> EFAULT",
+	  SEQRING_IOC_PUSH_BATCH, false, PTR_UNMAPPED, false },
+	{ "GET_STATS with an unmapped argument -> EFAULT",
+	  SEQRING_IOC_GET_STATS, true, PTR_UNMAPPED, false },
+	{ "GET_STATS into read-only memory -> EFAULT",
+	  SEQRING_IOC_GET_STATS, true, PTR_READONLY, false },
+	{ "PUSH_BATCH with readings = NULL -> EFAULT",
+	  SEQRING_IOC_PUSH_BATCH, false, PTR_NULL, true },
+	{ "PUSH_BATCH with readings unmapped -> EFAULT",
+	  SEQRING_IOC_PUSH_BATCH, false, PTR_UNMAPPED, true },
+};
+
+static void *bad_pointer(enum bad_ptr kind)
 {
-	int ret;
+	void *p;
 
-	snap = get_stats();
-	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, NULL);
-	expect_errno(ret, errno, EFAULT, "PUSH with a NULL argument -> EFAULT");
-}
-
-static void test_efault_null_batch(void)
-{
-	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, NULL);
-
-	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with a NULL argument -> EFAULT");
-}
-
-static void test_efault_null_stats(void)
-{
-	int ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, NULL);
-
-	expect_errno(ret, errno, EFAULT, "GET_STATS with a NULL argument -> EFAULT");
-}
-
-static void test_efault_unmapped_push(void)
-{
-	void *p = unmapped_page();
-	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH, p);
-
-	expect_errno(ret, errno, EFAULT, "PUSH with an unmapped argument -> EFAULT");
-}
-
-static void test_efault_unmapped_batch(void)
-{
-	void *p = unmapped_page();
-	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, p);
-
-	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with an unmapped argument -> EFAULT");
-}
-
-static void test_efault_unmapped_stats(void)
-{
-	void *p = unmapped_page();
-	int ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, p);
-
-	expect_errno(ret, errno, EFAULT, "GET_STATS with an unmapped argument -> EFAULT");
-}
-
-static void test_efault_readonly_stats(void)
-{
-	const char *desc = "GET_STATS into read-only memory -> EFAULT";
-	void *p = mmap(NULL, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-	int ret;
-
+	if (kind == PTR_NULL)
+		return NULL;
+	if (kind == PTR_UNMAPPED)
+		return unmapped_page();
+	p = mmap(NULL, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
 	if (p == MAP_FAILED)
 		tap_bail("mmap: %s", errname(errno));
-	ret = ioctl(fd_ro, SEQRING_IOC_GET_STATS, p);
-	expect_errno(ret, errno, EFAULT, desc);
-	munmap(p, page_size);
+	return p;
 }
 
-static void test_efault_batch_null_readings(void)
+static void expect_efault(const struct efault_case *c)
 {
-	int ret = push_batch(fd_rw, NULL, 1);
+	void *p = bad_pointer(c->ptr);
+	int fd = c->rdonly ? fd_ro : fd_rw;
+	int ret;
 
-	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with readings = NULL -> EFAULT");
+	if (c->readings)
+		ret = push_batch(fd, p, 1);
+	else
+		ret = ioctl(fd, c->cmd, p);
+	expect_errno(ret, errno, EFAULT, c->desc);
+	if (c->ptr == PTR_READONLY)
+		munmap(p, page_size);
 }
 
-static void test_efault_batch_unmapped_readings(void)
+static void test_efault(void)
 {
-	int ret = push_batch(fd_rw, unmapped_page(), 1);
+	size_t i;
 
-	expect_errno(ret, errno, EFAULT, "PUSH_BATCH with readings unmapped -> EFAULT");
+	snap = get_stats();
+	for (i = 0; i < ARRAY_SIZE(efault_cases); i++)
+		expect_efault(&efault_cases[i]);
 }
 
 /* ---- invalid contents: EINVAL, E2BIG ---- */
 
-static void test_einval_flags(void)
+static const struct {
+	const char *desc;
+	__u32 flags;
+	bool unterminated;	/* 16 label bytes, none of them NUL */
+} bad_reading_cases[] = {
+	{ "PUSH with reading.flags = 1 -> EINVAL", 1, false },
+	{ "PUSH with reading.flags = 0x80000000 -> EINVAL", 0x80000000u, false },
+	{ "PUSH with 16 non-NUL label bytes -> EINVAL", 0, true },
+};
+
+static void test_einval_reading(void)
 {
 	struct seqring_reading r;
+	size_t i;
 	int ret;
 
-	reading_init(&r, 10, "flags");
-	r.flags = 1;
-	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
-	expect_errno(ret, errno, EINVAL, "PUSH with reading.flags = 1 -> EINVAL");
+	for (i = 0; i < ARRAY_SIZE(bad_reading_cases); i++) {
+		reading_init(&r, 10 + (long long)i, "bad");
+		r.flags = bad_reading_cases[i].flags;
+		if (bad_reading_cases[i].unterminated)
+			memcpy(r.label, "0123456789abcdef", SEQRING_LABEL_LEN);
+		ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
+		expect_errno(ret, errno, EINVAL, bad_reading_cases[i].desc);
+	}
 }
 
-static void test_einval_flags_high(void)
+/*
+ * A PUSH_BATCH the driver must refuse. Its readings are valid but for the
+ * one at position @bad (from 1; 0: none), which has @bad_flags set or an
+ * unterminated label, and, with @fault, the last one, which runs into an
+ * unmapped page. Of a @count above SEQRING_BATCH_MAX only 4 readings
+ * exist: the driver must refuse it before it copies any. With
+ * @unchanged, the refused batch is also a test of its own that none of
+ * its readings was stored (all or nothing).
+ */
+struct batch_case {
+	const char *desc;
+	__u32 count;
+	__u32 flags;		/* batch.flags */
+	__u32 bad;
+	__u32 bad_flags;
+	bool unterminated;
+	bool fault;
+	int want;
+	const char *unchanged;
+};
+
+static void expect_batch_refused(const struct batch_case *c)
 {
-	struct seqring_reading r;
+	__u32 n = c->count > SEQRING_BATCH_MAX ? 4 : c->count;
+	struct seqring_reading *r;
+	struct seqring_batch b;
+	void *map = NULL;
+	size_t len = 0;
 	int ret;
 
-	reading_init(&r, 11, "flags");
-	r.flags = 0x80000000u;
-	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
-	expect_errno(ret, errno, EINVAL, "PUSH with reading.flags = 0x80000000 -> EINVAL");
+	if (c->fault)
+		r = readings_faulting(n, &map, &len);
+	else
+		r = readings_alloc(n, 1);
+	if (c->bad) {
+		r[c->bad - 1].flags = c->bad_flags;
+		if (c->unterminated)
+			memcpy(r[c->bad - 1].label, "0123456789abcdef",
+			       SEQRING_LABEL_LEN);
+	}
+	memset(&b, 0, sizeof(b));
+	b.readings = (__u64)(uintptr_t)r;
+	b.count = c->count;
+	b.flags = c->flags;
+	if (c->unchanged)
+		snap = get_stats();
+	ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, &b);
+	expect_errno(ret, errno, c->want, c->desc);
+	if (c->unchanged)
+		expect_unchanged(c->unchanged);
+	if (map)
+		munmap(map, len);
+	else
+		free(r);
 }
 
-static void test_einval_label16(void)
+static const struct batch_case batch_refused_cases[] = {
+	{ .desc = "PUSH_BATCH with batch.flags = 1 -> EINVAL",
+	  .count = 2, .flags = 1, .want = EINVAL },
+	{ .desc = "PUSH_BATCH with count SEQRING_BATCH_MAX + 1 -> E2BIG",
+	  .count = SEQRING_BATCH_MAX + 1, .want = E2BIG },
+	{ .desc = "PUSH_BATCH with count UINT32_MAX -> E2BIG",
+	  .count = UINT32_MAX, .want = E2BIG },
+};
+
+static void test_batch_refused(void)
 {
-	struct seqring_reading r;
-	int ret;
+	size_t i;
 
-	reading_init(&r, 12, "");
-	memcpy(r.label, "0123456789abcdef", SEQRING_LABEL_LEN);
-	ret = ioctl(fd_rw, SEQRING_IOC_PUSH, &r);
-	expect_errno(ret, errno, EINVAL, "PUSH with 16 non-NUL label bytes -> EINVAL");
-}
-
-static void test_einval_batch_flags(void)
-{
-	struct seqring_reading *r = readings_alloc(2, 13);
-	struct seqring_batch b = {
-		.readings = (__u64)(uintptr_t)r,
-		.count = 2,
-		.flags = 1,
-	};
-	int ret = ioctl(fd_rw, SEQRING_IOC_PUSH_BATCH, &b);
-
-	expect_errno(ret, errno, EINVAL, "PUSH_BATCH with batch.flags = 1 -> EINVAL");
-	free(r);
-}
-
-static void test_e2big_max_plus_one(void)
-{
-	struct seqring_reading *r = readings_alloc(4, 14);
-	int ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX + 1);
-
-	expect_errno(ret, errno, E2BIG, "PUSH_BATCH with count SEQRING_BATCH_MAX + 1 -> E2BIG");
-	free(r);
-}
-
-static void test_e2big_u32_max(void)
-{
-	struct seqring_reading *r = readings_alloc(4, 15);
-	int ret = push_batch(fd_rw, r, UINT32_MAX);
-
-	expect_errno(ret, errno, E2BIG, "PUSH_BATCH with count UINT32_MAX -> E2BIG");
-	free(r);
+	for (i = 0; i < ARRAY_SIZE(batch_refused_cases); i++)
+		expect_batch_refused(&batch_refused_cases[i]);
 }
 
 static void test_rejected_no_effect(void)
@@ -665,15 +611,20 @@ static void test_rejected_no_effect(void)
 
 /* ---- PUSH_BATCH ---- */
 
-static void test_batch_zero(void)
+static void expect_batch_ok(__u32 count, long long first, const char *desc)
 {
-	struct seqring_reading *r = readings_alloc(1, 16);
+	struct seqring_reading *r = readings_alloc(count ? count : 1, first);
 	int ret;
 
 	snap = get_stats();
-	ret = push_batch(fd_rw, r, 0);
-	expect_ok(ret, errno, "PUSH_BATCH with count 0 returns 0");
+	ret = push_batch(fd_rw, r, count);
+	expect_ok(ret, errno, desc);
 	free(r);
+}
+
+static void test_batch_zero(void)
+{
+	expect_batch_ok(0, 16, "PUSH_BATCH with count 0 returns 0");
 }
 
 static void test_batch_zero_no_effect(void)
@@ -681,70 +632,36 @@ static void test_batch_zero_no_effect(void)
 	expect_unchanged("PUSH_BATCH with count 0 stores nothing");
 }
 
-static void test_batch_bad_middle(void)
+static const struct batch_case batch_all_or_nothing_cases[] = {
+	{ .desc = "PUSH_BATCH of 5 with flags = 1 in the 3rd -> EINVAL",
+	  .count = 5, .bad = 3, .bad_flags = 1, .want = EINVAL,
+	  .unchanged = "... and none of its 5 readings is stored (all or nothing)" },
+	{ .desc = "PUSH_BATCH of 5 with an unterminated label in the last -> EINVAL",
+	  .count = 5, .bad = 5, .unterminated = true, .want = EINVAL,
+	  .unchanged = "... and none of its 5 readings is stored (all or nothing)" },
+	{ .desc = "PUSH_BATCH of 2 whose 2nd reading runs into an unmapped page -> EFAULT",
+	  .count = 2, .fault = true, .want = EFAULT,
+	  .unchanged = "... and its readable 1st reading is not stored (all or nothing)" },
+	{ .desc = "PUSH_BATCH of SEQRING_BATCH_MAX with flags set in the last -> EINVAL",
+	  .count = SEQRING_BATCH_MAX, .bad = SEQRING_BATCH_MAX, .bad_flags = 2,
+	  .want = EINVAL,
+	  .unchanged = "... and none of its readings is stored (all or nothing)" },
+	{ .desc = "PUSH_BATCH of SEQRING_BATCH_MAX whose last reading is unmapped -> EFAULT",
+	  .count = SEQRING_BATCH_MAX, .fault = true, .want = EFAULT,
+	  .unchanged = "... and none of its readings is stored (all or nothing)" },
+};
+
+static void test_batch_all_or_nothing(void)
 {
-	struct seqring_reading *r = readings_alloc(5, 17);
-	int ret;
+	size_t i;
 
-	r[2].flags = 1;
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, 5);
-	expect_errno(ret, errno, EINVAL, "PUSH_BATCH of 5 with flags = 1 in the 3rd -> EINVAL");
-	free(r);
-}
-
-static void test_batch_bad_middle_no_effect(void)
-{
-	expect_unchanged("... and none of its 5 readings is stored (all or nothing)");
-}
-
-static void test_batch_bad_label_last(void)
-{
-	struct seqring_reading *r = readings_alloc(5, 18);
-	int ret;
-
-	memcpy(r[4].label, "0123456789abcdef", SEQRING_LABEL_LEN);
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, 5);
-	expect_errno(ret, errno, EINVAL,
-		     "PUSH_BATCH of 5 with an unterminated label in the last -> EINVAL");
-	free(r);
-}
-
-static void test_batch_bad_label_last_no_effect(void)
-{
-	expect_unchanged("... and none of its 5 readings is stored (all or nothing)");
-}
-
-static void test_batch_fault_second(void)
-{
-	struct seqring_reading *r;
-	size_t len;
-	void *map;
-	int ret;
-
-	r = readings_faulting(2, &map, &len);
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, 2);
-	expect_errno(ret, errno, EFAULT,
-		     "PUSH_BATCH of 2 whose 2nd reading runs into an unmapped page -> EFAULT");
-	munmap(map, len);
-}
-
-static void test_batch_fault_second_no_effect(void)
-{
-	expect_unchanged("... and its readable 1st reading is not stored (all or nothing)");
+	for (i = 0; i < ARRAY_SIZE(batch_all_or_nothing_cases); i++)
+		expect_batch_refused(&batch_all_or_nothing_cases[i]);
 }
 
 static void test_batch_three(void)
 {
-	struct seqring_reading *r = readings_alloc(3, 1001);
-	int ret;
-
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, 3);
-	expect_ok(ret, errno, "PUSH_BATCH of 3 valid readings returns 0");
-	free(r);
+	expect_batch_ok(3, 1001, "PUSH_BATCH of 3 valid readings returns 0");
 }
 
 static void test_batch_three_seqs(void)
@@ -782,13 +699,8 @@ static void test_batch_three_listed(void)
 
 static void test_batch_max(void)
 {
-	struct seqring_reading *r = readings_alloc(SEQRING_BATCH_MAX, 1);
-	int ret;
-
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX);
-	expect_ok(ret, errno, "PUSH_BATCH with count SEQRING_BATCH_MAX returns 0");
-	free(r);
+	expect_batch_ok(SEQRING_BATCH_MAX, 1,
+			"PUSH_BATCH with count SEQRING_BATCH_MAX returns 0");
 }
 
 static void test_batch_max_total(void)
@@ -818,44 +730,6 @@ static void test_batch_max_dropped(void)
 		over = held - st.capacity;
 	expect_u64(snap.dropped + over, st.dropped,
 		   "... dropped grows by the readings that did not fit");
-}
-
-static void test_batch_max_bad_last(void)
-{
-	struct seqring_reading *r = readings_alloc(SEQRING_BATCH_MAX, 1);
-	int ret;
-
-	r[SEQRING_BATCH_MAX - 1].flags = 2;
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX);
-	expect_errno(ret, errno, EINVAL,
-		     "PUSH_BATCH of SEQRING_BATCH_MAX with flags set in the last -> EINVAL");
-	free(r);
-}
-
-static void test_batch_max_bad_last_no_effect(void)
-{
-	expect_unchanged("... and none of its readings is stored (all or nothing)");
-}
-
-static void test_batch_max_fault_last(void)
-{
-	struct seqring_reading *r;
-	size_t len;
-	void *map;
-	int ret;
-
-	r = readings_faulting(SEQRING_BATCH_MAX, &map, &len);
-	snap = get_stats();
-	ret = push_batch(fd_rw, r, SEQRING_BATCH_MAX);
-	expect_errno(ret, errno, EFAULT,
-		     "PUSH_BATCH of SEQRING_BATCH_MAX whose last reading is unmapped -> EFAULT");
-	munmap(map, len);
-}
-
-static void test_batch_max_fault_last_no_effect(void)
-{
-	expect_unchanged("... and none of its readings is stored (all or nothing)");
 }
 
 /* ---- file access mode ---- */
@@ -957,49 +831,14 @@ static bool is_root(void)
 	return geteuid() == 0;
 }
 
-static void test_clear_rdonly_root(void)
-{
-	const char *desc = "CLEAR on an O_RDONLY fd with CAP_SYS_ADMIN returns 0";
-	int ret;
-
-	if (!is_root()) {
-		tap_skip("not running as root", "%s", desc);
-		return;
-	}
-	ret = ioctl(fd_ro, SEQRING_IOC_CLEAR);
-	expect_ok(ret, errno, desc);
-}
-
-enum drop { DROP_CAP, DROP_UID };
-
-static int drop_cap_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-		.pid = 0,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
-	__u32 mask = CAP_TO_MASK(CAP_SYS_ADMIN);
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[i].effective &= ~mask;
-	data[i].permitted &= ~mask;
-	data[i].inheritable &= ~mask;
-	if (syscall(SYS_capset, &hdr, data))
-		return -1;
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	return (data[i].effective & mask) ? -1 : 0;
-}
+enum drop { DROP_NONE, DROP_CAP, DROP_UID };
 
 /*
- * CLEAR on @fd (opened by us, as root) in a child that first gives up
- * privilege. Returns 0 if CLEAR succeeded, its errno if it failed, -1 if
- * the child could not drop privilege or died.
+ * CLEAR on @fd (opened by us, as root) in a child that first gives up the
+ * privilege @how names. Returns 0 if CLEAR succeeded, its errno if it
+ * failed, -1 if the child could not drop privilege or died.
  */
-static int clear_unprivileged(int fd, enum drop how)
+static int clear_as(int fd, enum drop how)
 {
 	int status;
 	pid_t pid;
@@ -1036,53 +875,67 @@ static void expect_child(int res, int want, const char *desc)
 	}
 }
 
-static void test_clear_rdonly_nocap(void)
+/* Everything held before a CLEAR that worked (since @snap) is cleared. */
+static void expect_emptied(const char *desc)
 {
-	const char *desc = "CLEAR on an O_RDONLY fd without CAP_SYS_ADMIN -> EPERM";
+	struct seqring_stats st = get_stats();
 
-	if (!is_root()) {
-		tap_skip("not running as root", "%s", desc);
-		return;
-	}
-	if (push(fd_rw, 25, "keep"))
-		tap_diag("PUSH failed: %s", errname(errno));
-	snap = get_stats();
-	expect_child(clear_unprivileged(fd_ro, DROP_CAP), EPERM, desc);
+	if (!tap_result(st.count == 0 && st.cleared == snap.cleared + snap.count,
+			"%s", desc))
+		tap_diag("expected count 0 cleared %llu, got %llu %llu",
+			 (unsigned long long)(snap.cleared + snap.count),
+			 (unsigned long long)st.count,
+			 (unsigned long long)st.cleared);
 }
 
-static void test_clear_eperm_no_effect(void)
+/*
+ * CLEAR from a child with the privilege @how leaves it, and the errno it
+ * must fail with (0: it must work). Each case is two tests: the call, and
+ * that it discarded nothing or everything.
+ */
+static const struct {
+	const char *desc;
+	bool rdonly;		/* on fd_ro, else fd_rw */
+	enum drop how;
+	int want;
+} clear_cases[] = {
+	{ "CLEAR on an O_RDONLY fd with CAP_SYS_ADMIN returns 0",
+	  true, DROP_NONE, 0 },
+	{ "CLEAR on an O_RDONLY fd without CAP_SYS_ADMIN -> EPERM",
+	  true, DROP_CAP, EPERM },
+	{ "CLEAR on an O_RDWR fd without CAP_SYS_ADMIN returns 0",
+	  false, DROP_CAP, 0 },
+	{ "CLEAR on an O_RDONLY fd after setuid(1000) -> EPERM",
+	  true, DROP_UID, EPERM },
+};
+
+static void test_clear_privilege(void)
 {
-	const char *desc = "... and it discarded nothing";
+	const char *discarded_nothing = "... and it discarded nothing";
+	const char *emptied = "... and it emptied the ring";
+	size_t i;
 
-	if (!is_root()) {
-		tap_skip("not running as root", "%s", desc);
-		return;
+	for (i = 0; i < ARRAY_SIZE(clear_cases); i++) {
+		const char *then = clear_cases[i].want ? discarded_nothing :
+							 emptied;
+
+		if (!is_root()) {
+			tap_skip("not running as root", "%s", clear_cases[i].desc);
+			tap_skip("not running as root", "%s", then);
+			continue;
+		}
+		/* Something to discard, so that a CLEAR that worked shows. */
+		if (push(fd_rw, 25 + (long long)i, "keep"))
+			tap_diag("PUSH failed: %s", errname(errno));
+		snap = get_stats();
+		expect_child(clear_as(clear_cases[i].rdonly ? fd_ro : fd_rw,
+				      clear_cases[i].how),
+			     clear_cases[i].want, clear_cases[i].desc);
+		if (clear_cases[i].want)
+			expect_unchanged(then);
+		else
+			expect_emptied(then);
 	}
-	expect_unchanged(desc);
-}
-
-static void test_clear_rdwr_nocap(void)
-{
-	const char *desc = "CLEAR on an O_RDWR fd without CAP_SYS_ADMIN returns 0";
-
-	if (!is_root()) {
-		tap_skip("not running as root", "%s", desc);
-		return;
-	}
-	expect_child(clear_unprivileged(fd_rw, DROP_CAP), 0, desc);
-}
-
-static void test_clear_rdonly_uid(void)
-{
-	const char *desc = "CLEAR on an O_RDONLY fd after setuid(1000) -> EPERM";
-
-	if (!is_root()) {
-		tap_skip("not running as root", "%s", desc);
-		return;
-	}
-	if (push(fd_rw, 26, "keep"))
-		tap_diag("PUSH failed: %s", errname(errno));
-	expect_child(clear_unprivileged(fd_ro, DROP_UID), EPERM, desc);
 }
 
 /* ---- GET_STATS output ---- */
@@ -1191,83 +1044,45 @@ static void test_stats_no_overrun(void)
 	tap_result(pass, "GET_STATS writes nothing past sizeof(struct seqring_stats)");
 }
 
-static void (*const tests[])(void) = {
-	test_fresh_empty,
-	test_fresh_first_seq,
-	test_push_ok,
-	test_push_seq_increments,
-	test_push_fields_listed,
-	test_push_ts_stamped,
-	test_push_ts_kept,
-	test_label_after_nul,
-	test_label_15,
-	test_enotty_first,
-	test_enotty_magic,
-	test_enotty_push_short,
-	test_enotty_push_long,
-	test_enotty_push_read,
-	test_enotty_push_rw,
-	test_enotty_batch_short,
-	test_enotty_stats_short,
-	test_enotty_stats_write,
-	test_enotty_clear_sized,
-	test_enotty_no_effect,
-	test_efault_null_push,
-	test_efault_null_batch,
-	test_efault_null_stats,
-	test_efault_unmapped_push,
-	test_efault_unmapped_batch,
-	test_efault_unmapped_stats,
-	test_efault_readonly_stats,
-	test_efault_batch_null_readings,
-	test_efault_batch_unmapped_readings,
-	test_einval_flags,
-	test_einval_flags_high,
-	test_einval_label16,
-	test_einval_batch_flags,
-	test_e2big_max_plus_one,
-	test_e2big_u32_max,
-	test_rejected_no_effect,
-	test_batch_zero,
-	test_batch_zero_no_effect,
-	test_batch_bad_middle,
-	test_batch_bad_middle_no_effect,
-	test_batch_bad_label_last,
-	test_batch_bad_label_last_no_effect,
-	test_batch_fault_second,
-	test_batch_fault_second_no_effect,
-	test_batch_three,
-	test_batch_three_seqs,
-	test_batch_three_listed,
-	test_batch_max,
-	test_batch_max_total,
-	test_batch_max_count,
-	test_batch_max_dropped,
-	test_batch_max_bad_last,
-	test_batch_max_bad_last_no_effect,
-	test_batch_max_fault_last,
-	test_batch_max_fault_last_no_effect,
-	test_ebadf_push,
-	test_ebadf_batch,
-	test_ebadf_no_effect,
-	test_stats_rdonly,
-	test_push_wronly,
-	test_clear_rdwr,
-	test_clear_empties,
-	test_clear_counts,
-	test_clear_seq_continues,
-	test_clear_rdonly_root,
-	test_clear_rdonly_nocap,
-	test_clear_eperm_no_effect,
-	test_clear_rdwr_nocap,
-	test_clear_rdonly_uid,
-	test_stats_filled,
-	test_stats_no_pattern,
-	test_stats_reserved,
-	test_stats_invariant,
-	test_stats_capacity,
-	test_stats_seq_range,
-	test_stats_no_overrun,
+static const struct tap_test tests[] = {
+	TAP_TEST(test_fresh_empty),
+	TAP_TEST(test_fresh_first_seq),
+	TAP_TEST(test_push_ok),
+	TAP_TEST(test_push_seq_increments),
+	{ test_push_listed, ARRAY_SIZE(listed_cases) },
+	{ test_enotty, ARRAY_SIZE(enotty_cases) },
+	TAP_TEST(test_enotty_no_effect),
+	{ test_efault, ARRAY_SIZE(efault_cases) },
+	{ test_einval_reading, ARRAY_SIZE(bad_reading_cases) },
+	{ test_batch_refused, ARRAY_SIZE(batch_refused_cases) },
+	TAP_TEST(test_rejected_no_effect),
+	TAP_TEST(test_batch_zero),
+	TAP_TEST(test_batch_zero_no_effect),
+	{ test_batch_all_or_nothing, 2 * ARRAY_SIZE(batch_all_or_nothing_cases) },
+	TAP_TEST(test_batch_three),
+	TAP_TEST(test_batch_three_seqs),
+	TAP_TEST(test_batch_three_listed),
+	TAP_TEST(test_batch_max),
+	TAP_TEST(test_batch_max_total),
+	TAP_TEST(test_batch_max_count),
+	TAP_TEST(test_batch_max_dropped),
+	TAP_TEST(test_ebadf_push),
+	TAP_TEST(test_ebadf_batch),
+	TAP_TEST(test_ebadf_no_effect),
+	TAP_TEST(test_stats_rdonly),
+	TAP_TEST(test_push_wronly),
+	TAP_TEST(test_clear_rdwr),
+	TAP_TEST(test_clear_empties),
+	TAP_TEST(test_clear_counts),
+	TAP_TEST(test_clear_seq_continues),
+	{ test_clear_privilege, 2 * ARRAY_SIZE(clear_cases) },
+	TAP_TEST(test_stats_filled),
+	TAP_TEST(test_stats_no_pattern),
+	TAP_TEST(test_stats_reserved),
+	TAP_TEST(test_stats_invariant),
+	TAP_TEST(test_stats_capacity),
+	TAP_TEST(test_stats_seq_range),
+	TAP_TEST(test_stats_no_overrun),
 };
 
 static int open_dev(int flags, const char *name)
@@ -1296,12 +1111,12 @@ int main(int argc, char **argv)
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
 	tap_diag("ioctl ABI test, %zu-bit userspace, device %s",
 		 sizeof(void *) * 8, dev_path);
-	tap_plan(ARRAY_SIZE(tests));
+	tap_plan_tests(tests, ARRAY_SIZE(tests));
 	fd_rw = open_dev(O_RDWR, "O_RDWR");
 	fd_ro = open_dev(O_RDONLY, "O_RDONLY");
 	fd_wo = open_dev(O_WRONLY, "O_WRONLY");
 	for (i = 0; i < (int)ARRAY_SIZE(tests); i++)
-		tests[i]();
+		tests[i].run();
 	close(fd_wo);
 	close(fd_ro);
 	close(fd_rw);

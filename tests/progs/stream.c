@@ -29,15 +29,14 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/capability.h>
 #include <linux/seqring.h>
 
+#include "caps.h"
 #include "tap.h"
 
 #define REC			sizeof(struct seqring_record)
@@ -394,34 +393,30 @@ static void test_empty_eagain(void)
 	close(fd);
 }
 
-static void test_short_buffer(void)
+static const struct {
+	size_t len;
+	const char *desc;
+} short_read_cases[] = {
+	{ REC - 1, "read with a 47-byte buffer, readings unread -> EINVAL" },
+	{ 0, "read with a 0-byte buffer -> EINVAL" },
+};
+
+static void test_short_buffers(void)
 {
 	char buf[REC];
 	ssize_t n;
+	size_t i;
 	int fd;
 
-	clear_ring();
-	push(1, 2);
-	fd = open_reader(O_NONBLOCK);
-	n = read(fd, buf, REC - 1);
-	expect_errno(n < 0 ? -errno : (int)n, EINVAL,
-		     "read with a 47-byte buffer, readings unread -> EINVAL");
-	close(fd);
-}
-
-static void test_zero_buffer(void)
-{
-	char buf[1];
-	ssize_t n;
-	int fd;
-
-	clear_ring();
-	push(1, 2);
-	fd = open_reader(O_NONBLOCK);
-	n = read(fd, buf, 0);
-	expect_errno(n < 0 ? -errno : (int)n, EINVAL,
-		     "read with a 0-byte buffer -> EINVAL");
-	close(fd);
+	for (i = 0; i < ARRAY_SIZE(short_read_cases); i++) {
+		clear_ring();
+		push(1, 2);
+		fd = open_reader(O_NONBLOCK);
+		n = read(fd, buf, short_read_cases[i].len);
+		expect_errno(n < 0 ? -errno : (int)n, EINVAL,
+			     short_read_cases[i].desc);
+		close(fd);
+	}
 }
 
 static void test_short_buffer_no_effect(void)
@@ -795,27 +790,6 @@ static void test_clear_read_no_epipe(void)
 	close(fd);
 }
 
-static void test_blocking_epipe(void)
-{
-	struct child_res res;
-	struct child c;
-	__u64 first;
-	int fd = overrun_reader(3, &first);
-
-	/* A blocking file: behind must not wait for more readings. */
-	fcntl(fd, F_SETFL, 0);
-	child_start(&c, fd, OP_READ);
-	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, "overrun: a blocking read returns EPIPE at once");
-		tap_diag("expected EPIPE, got no answer in %d ms", CHILD_TIMEOUT_MS);
-	} else {
-		expect_errno(res.ret, EPIPE,
-			     "overrun: a blocking read returns EPIPE at once");
-	}
-	child_end(&c);
-	close(fd);
-}
-
 /* ---- lseek ---- */
 
 static void test_seek_end(void)
@@ -900,35 +874,30 @@ static void test_seek_clears_epipe(void)
 	close(fd);
 }
 
-static void bad_seek(off_t off, int whence, const char *desc)
+static const struct {
+	off_t off;
+	int whence;
+	const char *desc;
+} bad_seek_cases[] = {
+	{ 0, SEEK_CUR, "lseek(0, SEEK_CUR) -> EINVAL" },
+	{ REC, SEEK_SET, "lseek(48, SEEK_SET) -> EINVAL" },
+	{ -(off_t)REC, SEEK_END, "lseek(-48, SEEK_END) -> EINVAL" },
+	{ 0, SEEK_DATA, "lseek(0, SEEK_DATA) -> EINVAL" },
+};
+
+static void test_bad_seeks(void)
 {
 	off_t ret;
+	size_t i;
 	int fd;
 
-	fd = open_reader(O_NONBLOCK);
-	ret = lseek(fd, off, whence);
-	expect_errno(ret < 0 ? -errno : (int)ret, EINVAL, desc);
-	close(fd);
-}
-
-static void test_seek_cur(void)
-{
-	bad_seek(0, SEEK_CUR, "lseek(0, SEEK_CUR) -> EINVAL");
-}
-
-static void test_seek_set_nonzero(void)
-{
-	bad_seek(REC, SEEK_SET, "lseek(48, SEEK_SET) -> EINVAL");
-}
-
-static void test_seek_end_nonzero(void)
-{
-	bad_seek(-(off_t)REC, SEEK_END, "lseek(-48, SEEK_END) -> EINVAL");
-}
-
-static void test_seek_data(void)
-{
-	bad_seek(0, SEEK_DATA, "lseek(0, SEEK_DATA) -> EINVAL");
+	for (i = 0; i < ARRAY_SIZE(bad_seek_cases); i++) {
+		fd = open_reader(O_NONBLOCK);
+		ret = lseek(fd, bad_seek_cases[i].off, bad_seek_cases[i].whence);
+		expect_errno(ret < 0 ? -errno : (int)ret, EINVAL,
+			     bad_seek_cases[i].desc);
+		close(fd);
+	}
 }
 
 static void test_bad_seek_no_effect(void)
@@ -964,170 +933,127 @@ static void test_pread(void)
 
 /* ---- poll ---- */
 
-static void test_poll_empty(void)
-{
-	int fd;
-
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	expect_poll(fd, 0, "poll, nothing unread: no event");
-	close(fd);
-}
-
-static void test_poll_unread(void)
-{
-	int fd;
-
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	push(1, 1);
-	expect_poll(fd, POLLIN | POLLRDNORM,
-		    "poll, a reading unread: POLLIN | POLLRDNORM");
-	close(fd);
-}
-
-static void test_poll_consumed(void)
-{
-	struct seqring_record rec[4];
-	int fd;
-
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	push(1, 2);
-	read_recs(fd, rec, ARRAY_SIZE(rec));
-	expect_poll(fd, 0, "poll, everything read: no event");
-	close(fd);
-}
-
-static void test_poll_behind(void)
-{
-	__u64 first;
-	int fd = overrun_reader(2, &first);
-
-	expect_poll(fd, POLLIN | POLLRDNORM | POLLERR | POLLPRI,
-		    "poll after an overrun: POLLIN | POLLRDNORM | POLLERR | POLLPRI");
-	close(fd);
-}
-
-static void test_poll_after_epipe(void)
-{
-	struct seqring_record rec;
-	__u64 first;
-	int fd = overrun_reader(2, &first);
-
-	read_recs(fd, &rec, 1);
-	expect_poll(fd, POLLIN | POLLRDNORM,
-		    "poll after the EPIPE was read: POLLIN | POLLRDNORM only");
-	close(fd);
-}
-
 /*
- * expect_wake - start a child blocked in OP on a fresh reader, push COUNT
- * readings, and check that the child returns with WANT (named WANT_NAME) set.
+ * What poll() must report on a file opened on an empty ring, with wake-up
+ * threshold @wakeup (0: the default), after @push readings were pushed
+ * (@push more than the ring holds, with @overrun) and one read() of up to
+ * @read records (0: none) was made.
  */
-static void expect_wake(enum child_op op, __u32 count, int want, const char *want_name,
-			const char *name)
+struct poll_case {
+	const char *desc;
+	__u32 wakeup;
+	bool overrun;
+	unsigned int push;
+	unsigned int read;
+	short want;
+};
+
+static void expect_poll_cases(const struct poll_case *c, size_t n)
 {
-	struct child_res res;
-	struct child c;
+	struct seqring_record rec[8];
+	unsigned int count;
+	size_t i;
 	int fd;
 
-	clear_ring();
-	fd = open_reader(0);
-	child_start(&c, fd, op);
-	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
-		tap_diag("the waiting child is not asleep");
-	push(1, count);
-	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, name);
-		tap_diag("expected %s within %d ms, got nothing", want_name,
-			 CHILD_TIMEOUT_MS);
-	} else if (!tap_result(res.ret > 0 && (res.ret & want), name)) {
-		tap_diag("expected %s, got %s", want_name,
-			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
+	for (i = 0; i < n; i++, c++) {
+		clear_ring();
+		fd = open_reader(O_NONBLOCK);
+		if (c->wakeup)
+			set_u32(fd, SEQRING_IOC_SET_WAKEUP, c->wakeup);
+		count = c->push + (c->overrun ? capacity : 0);
+		if (count)
+			push(1, count);
+		if (c->read)
+			read_recs(fd, rec, c->read);
+		expect_poll(fd, c->want, c->desc);
+		close(fd);
 	}
-	child_end(&c);
-	close(fd);
 }
 
-static void test_poll_wakes(void)
-{
-	expect_wake(OP_POLL, 1, POLLIN, "POLLIN",
-		    "a blocked poll wakes on a push with POLLIN");
-}
+static const struct poll_case poll_cases[] = {
+	{ .desc = "poll, nothing unread: no event", .want = 0 },
+	{ .desc = "poll, a reading unread: POLLIN | POLLRDNORM",
+	  .push = 1, .want = POLLIN | POLLRDNORM },
+	{ .desc = "poll, everything read: no event",
+	  .push = 2, .read = 4, .want = 0 },
+	{ .desc = "poll after an overrun: POLLIN | POLLRDNORM | POLLERR | POLLPRI",
+	  .overrun = true, .push = 2,
+	  .want = POLLIN | POLLRDNORM | POLLERR | POLLPRI },
+	{ .desc = "poll after the EPIPE was read: POLLIN | POLLRDNORM only",
+	  .overrun = true, .push = 2, .read = 1, .want = POLLIN | POLLRDNORM },
+};
 
-/*
- * epoll hands a wake-up only to waiters that asked for one of its bits: one
- * waiting for EPOLLPRI alone must be woken by the push that overruns it.
- */
-static void test_epoll_pri_wakes(void)
+static void test_poll(void)
 {
-	expect_wake(OP_EPOLL_PRI, capacity + 1, EPOLLPRI, "EPOLLPRI",
-		    "an epoll waiter for EPOLLPRI alone wakes on an overrun");
+	expect_poll_cases(poll_cases, ARRAY_SIZE(poll_cases));
 }
 
 /* ---- SET_WAKEUP ---- */
 
-static void test_wakeup_zero(void)
-{
-	int fd = open_reader(O_NONBLOCK);
+/*
+ * SET_WAKEUP or SET_CAPACITY with the value @val (capacity + @val with
+ * @cap_plus) or, with @null_arg, a NULL argument; on a new O_RDONLY file
+ * or, with @writer, on fd_w. It must fail with @want, or succeed if @want
+ * is 0.
+ */
+struct set_case {
+	const char *desc;
+	unsigned long cmd;
+	bool writer;
+	bool null_arg;
+	bool cap_plus;
+	__u32 val;
+	int want;
+};
 
-	expect_errno(set_u32(fd, SEQRING_IOC_SET_WAKEUP, 0), EINVAL,
-		     "SET_WAKEUP 0 -> EINVAL");
-	close(fd);
+static void expect_set_cases(const struct set_case *c, size_t n)
+{
+	size_t i;
+	int fd, ret;
+
+	for (i = 0; i < n; i++, c++) {
+		fd = c->writer ? fd_w : open_reader(O_NONBLOCK);
+		if (c->null_arg)
+			ret = ioctl(fd, c->cmd, NULL) ? -errno : 0;
+		else
+			ret = set_u32(fd, c->cmd,
+				      c->val + (c->cap_plus ? capacity : 0));
+		if (c->want)
+			expect_errno(ret, c->want, c->desc);
+		else if (!tap_result(!ret, "%s", c->desc))
+			tap_diag("expected success, got %s", errname(-ret));
+		if (!c->writer)
+			close(fd);
+	}
 }
 
-static void test_wakeup_above(void)
-{
-	int fd = open_reader(O_NONBLOCK);
+static const struct set_case wakeup_cases[] = {
+	{ .desc = "SET_WAKEUP 0 -> EINVAL",
+	  .cmd = SEQRING_IOC_SET_WAKEUP, .val = 0, .want = EINVAL },
+	{ .desc = "SET_WAKEUP capacity + 1 -> EINVAL",
+	  .cmd = SEQRING_IOC_SET_WAKEUP, .cap_plus = true, .val = 1,
+	  .want = EINVAL },
+	{ .desc = "SET_WAKEUP capacity succeeds",
+	  .cmd = SEQRING_IOC_SET_WAKEUP, .cap_plus = true, .val = 0 },
+	{ .desc = "SET_WAKEUP with a NULL argument -> EFAULT",
+	  .cmd = SEQRING_IOC_SET_WAKEUP, .null_arg = true, .want = EFAULT },
+};
 
-	expect_errno(set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity + 1), EINVAL,
-		     "SET_WAKEUP capacity + 1 -> EINVAL");
-	close(fd);
+static void test_wakeup_args(void)
+{
+	expect_set_cases(wakeup_cases, ARRAY_SIZE(wakeup_cases));
 }
 
-static void test_wakeup_capacity(void)
+static const struct poll_case wakeup_poll_cases[] = {
+	{ .desc = "SET_WAKEUP 3, 2 unread: poll reports no event",
+	  .wakeup = 3, .push = 2, .want = 0 },
+	{ .desc = "SET_WAKEUP 3, 3 unread: POLLIN | POLLRDNORM",
+	  .wakeup = 3, .push = 3, .want = POLLIN | POLLRDNORM },
+};
+
+static void test_wakeup_poll(void)
 {
-	int fd = open_reader(O_NONBLOCK);
-	int ret = set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity);
-
-	if (!tap_result(!ret, "SET_WAKEUP capacity succeeds"))
-		tap_diag("expected success, got %s", errname(-ret));
-	close(fd);
-}
-
-static void test_wakeup_efault(void)
-{
-	int fd = open_reader(O_NONBLOCK);
-	int ret = ioctl(fd, SEQRING_IOC_SET_WAKEUP, NULL) ? -errno : 0;
-
-	expect_errno(ret, EFAULT, "SET_WAKEUP with a NULL argument -> EFAULT");
-	close(fd);
-}
-
-static void test_wakeup_poll_below(void)
-{
-	int fd;
-
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
-	push(1, 2);
-	expect_poll(fd, 0, "SET_WAKEUP 3, 2 unread: poll reports no event");
-	close(fd);
-}
-
-static void test_wakeup_poll_at(void)
-{
-	int fd;
-
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
-	push(1, 3);
-	expect_poll(fd, POLLIN | POLLRDNORM,
-		    "SET_WAKEUP 3, 3 unread: POLLIN | POLLRDNORM");
-	close(fd);
+	expect_poll_cases(wakeup_poll_cases, ARRAY_SIZE(wakeup_poll_cases));
 }
 
 static void test_wakeup_other_file(void)
@@ -1159,185 +1085,145 @@ static void test_wakeup_nonblock_reads(void)
 	close(fd);
 }
 
-static void test_wakeup_read_blocks(void)
-{
-	const char *desc =
-		"SET_WAKEUP 3: a blocked read sleeps through 2 pushes, gets 3 after a third";
-	struct child_res res;
-	struct child c;
-	__u64 first;
-	bool early;
-	int fd;
+/* ---- a blocked read(), poll() or epoll_wait() ---- */
 
-	clear_ring();
-	fd = open_reader(0);
-	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 3);
-	child_start(&c, fd, OP_READ);
-	child_sleeping(&c, CHILD_TIMEOUT_MS);
-	first = push(1, 1);
-	push(2, 1);
-	early = child_result(&c, STILL_BLOCKED_MS, &res);
-	if (early) {
-		tap_result(false, "%s", desc);
-		tap_diag("expected no answer yet, got %s", res_name(res.ret));
-	} else {
-		push(3, 1);
-		if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-			tap_result(false, "%s", desc);
-			tap_diag("expected 3 records, got no answer in %d ms",
-				 CHILD_TIMEOUT_MS);
-		} else if (!tap_result(res.ret == 3 && res.first_seq == first,
-				       "%s", desc)) {
-			tap_diag("expected 3 records from seq %llu, got %s from %llu",
-				 (unsigned long long)first, res_name(res.ret),
-				 (unsigned long long)res.first_seq);
-		}
-	}
-	child_end(&c);
-	close(fd);
+/*
+ * A child blocked in @op on a file opened on an empty ring, with wake-up
+ * threshold @wakeup (0: the default). @behind readings more than the ring
+ * holds are pushed before the child starts, which must then not block.
+ * Once it sleeps, the child gets SIGUSR1 (with @signal), then @early
+ * pushes of one reading each that must leave it asleep, then a push of
+ * @count readings (capacity + @count with @overrun) that must wake it. It
+ * must report the error @want_err; or, from a read, every reading pushed
+ * since it started; or, from a poll or epoll_wait, the event @want_ev.
+ */
+struct wake_case {
+	const char *desc;
+	enum child_op op;
+	__u32 wakeup;
+	unsigned int behind;
+	bool signal;
+	unsigned int early;
+	unsigned int count;
+	bool overrun;
+	int want_err;
+	short want_ev;
+};
+
+static bool op_reads(enum child_op op)
+{
+	return op == OP_READ || op == OP_READ_SIGINT;
 }
 
-static void test_wakeup_poll_blocks(void)
+/* What a child reported, for a diagnostic. */
+static const char *child_res_name(enum child_op op, const struct child_res *res)
 {
-	const char *desc =
-		"SET_WAKEUP 2: a blocked poll stays asleep after 1 push, wakes after the second";
+	static char buf[96];
+
+	if (res->ret < 0 || !op_reads(op))
+		return res->ret < 0 ? errname(-res->ret) : poll_name(res->ret);
+	snprintf(buf, sizeof(buf), "%s from seq %llu", res_name(res->ret),
+		 (unsigned long long)res->first_seq);
+	return buf;
+}
+
+static void expect_wake(const struct wake_case *c)
+{
+	unsigned int count = c->count + (c->overrun ? capacity : 0);
+	unsigned int i, n = c->early + count;
 	struct child_res res;
-	struct child c;
+	struct child ch;
+	char want[96];
+	__u64 first;
+	bool pass;
 	int fd;
 
 	clear_ring();
 	fd = open_reader(0);
-	set_u32(fd, SEQRING_IOC_SET_WAKEUP, 2);
-	child_start(&c, fd, OP_POLL);
-	child_sleeping(&c, CHILD_TIMEOUT_MS);
-	push(1, 1);
-	if (child_result(&c, STILL_BLOCKED_MS, &res)) {
-		tap_result(false, "%s", desc);
+	if (c->wakeup)
+		set_u32(fd, SEQRING_IOC_SET_WAKEUP, c->wakeup);
+	if (c->behind)
+		push(1, capacity + c->behind);
+	/* The sequence number the first reading pushed from here on gets. */
+	first = get_stats().total + 1;
+	if (c->want_err)
+		snprintf(want, sizeof(want), "%s", errname(c->want_err));
+	else if (op_reads(c->op))
+		snprintf(want, sizeof(want), "%u records from seq %llu", n,
+			 (unsigned long long)first);
+	else
+		snprintf(want, sizeof(want), "%s", poll_name(c->want_ev));
+	child_start(&ch, fd, c->op);
+	if ((n || c->signal) && !child_sleeping(&ch, CHILD_TIMEOUT_MS))
+		tap_diag("the waiting child is not asleep");
+	if (c->signal)
+		kill(ch.pid, SIGUSR1);
+	for (i = 0; i < c->early; i++)
+		push(1 + i, 1);
+	if (count && (c->early || c->signal) &&
+	    child_result(&ch, STILL_BLOCKED_MS, &res)) {
+		tap_result(false, "%s", c->desc);
 		tap_diag("expected no answer yet, got %s",
-			 res.ret < 0 ? errname(-res.ret) : poll_name(res.ret));
-	} else {
-		push(2, 1);
-		if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-			tap_result(false, "%s", desc);
-			tap_diag("expected POLLIN, got no answer in %d ms",
-				 CHILD_TIMEOUT_MS);
-		} else if (!tap_result(res.ret > 0 && (res.ret & POLLIN),
-				       "%s", desc)) {
-			tap_diag("expected POLLIN, got %s",
-				 res.ret < 0 ? errname(-res.ret) :
-				 poll_name(res.ret));
-		}
+			 child_res_name(c->op, &res));
+		goto out;
 	}
-	child_end(&c);
-	close(fd);
-}
-
-/* ---- a blocked read() ---- */
-
-static void test_read_wakes(void)
-{
-	const char *desc = "a blocked read wakes on a push and returns it";
-	struct child_res res;
-	struct child c;
-	__u64 first;
-	int fd;
-
-	clear_ring();
-	fd = open_reader(0);
-	child_start(&c, fd, OP_READ);
-	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
-		tap_diag("the reading child is not asleep");
-	first = push(5, 1);
-	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, "%s", desc);
-		tap_diag("expected 1 record, got no answer in %d ms",
+	if (count)
+		push(1 + c->early, count);
+	if (!child_result(&ch, CHILD_TIMEOUT_MS, &res)) {
+		tap_result(false, "%s", c->desc);
+		tap_diag("expected %s within %d ms, got nothing", want,
 			 CHILD_TIMEOUT_MS);
-	} else if (!tap_result(res.ret == 1 && res.first_seq == first, "%s",
-			       desc)) {
-		tap_diag("expected 1 record seq %llu, got %s seq %llu",
-			 (unsigned long long)first, res_name(res.ret),
-			 (unsigned long long)res.first_seq);
+		goto out;
 	}
-	child_end(&c);
+	if (c->want_err)
+		pass = res.ret == -c->want_err;
+	else if (op_reads(c->op))
+		pass = res.ret == (int)n && res.first_seq == first;
+	else
+		pass = res.ret > 0 && (res.ret & c->want_ev);
+	if (!tap_result(pass, "%s", c->desc))
+		tap_diag("expected %s, got %s", want,
+			 child_res_name(c->op, &res));
+out:
+	child_end(&ch);
 	close(fd);
 }
 
-static void test_read_signal(void)
+static const struct wake_case wake_cases[] = {
+	{ .desc = "overrun: a blocking read returns EPIPE at once",
+	  .op = OP_READ, .behind = 3, .want_err = EPIPE },
+	{ .desc = "a blocked poll wakes on a push with POLLIN",
+	  .op = OP_POLL, .count = 1, .want_ev = POLLIN },
+	/*
+	 * epoll hands a wake-up only to waiters that asked for one of its
+	 * bits: one waiting for EPOLLPRI alone must be woken by the push
+	 * that overruns it.
+	 */
+	{ .desc = "an epoll waiter for EPOLLPRI alone wakes on an overrun",
+	  .op = OP_EPOLL_PRI, .count = 1, .overrun = true,
+	  .want_ev = EPOLLPRI },
+	{ .desc = "SET_WAKEUP 3: a blocked read sleeps through 2 pushes, gets 3 after a third",
+	  .op = OP_READ, .wakeup = 3, .early = 2, .count = 1 },
+	{ .desc = "SET_WAKEUP 2: a blocked poll stays asleep after 1 push, wakes after the second",
+	  .op = OP_POLL, .wakeup = 2, .early = 1, .count = 1,
+	  .want_ev = POLLIN },
+	{ .desc = "a blocked read wakes on a push and returns it",
+	  .op = OP_READ, .count = 1 },
+	{ .desc = "a blocked read is woken by a signal: EINTR",
+	  .op = OP_READ_SIGINT, .signal = true, .want_err = EINTR },
+	{ .desc = "a signal with SA_RESTART restarts a blocked read, which returns the next push",
+	  .op = OP_READ, .signal = true, .count = 1 },
+};
+
+static void test_wakes(void)
 {
-	const char *desc = "a blocked read is woken by a signal: EINTR";
-	struct child_res res;
-	struct child c;
-	int fd;
+	size_t i;
 
-	clear_ring();
-	fd = open_reader(0);
-	child_start(&c, fd, OP_READ_SIGINT);
-	if (!child_sleeping(&c, CHILD_TIMEOUT_MS))
-		tap_diag("the reading child is not asleep");
-	kill(c.pid, SIGUSR1);
-	if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, "%s", desc);
-		tap_diag("expected EINTR, got no answer in %d ms",
-			 CHILD_TIMEOUT_MS);
-	} else {
-		expect_errno(res.ret, EINTR, desc);
-	}
-	child_end(&c);
-	close(fd);
-}
-
-static void test_read_signal_restart(void)
-{
-	const char *desc =
-		"a signal with SA_RESTART restarts a blocked read, which returns the next push";
-	struct child_res res;
-	struct child c;
-	__u64 first;
-	int fd;
-
-	clear_ring();
-	fd = open_reader(0);
-	child_start(&c, fd, OP_READ);
-	child_sleeping(&c, CHILD_TIMEOUT_MS);
-	kill(c.pid, SIGUSR1);
-	if (child_result(&c, STILL_BLOCKED_MS, &res)) {
-		tap_result(false, "%s", desc);
-		tap_diag("expected the read to go on, got %s", res_name(res.ret));
-	} else {
-		first = push(8, 1);
-		if (!child_result(&c, CHILD_TIMEOUT_MS, &res)) {
-			tap_result(false, "%s", desc);
-			tap_diag("expected 1 record, got no answer in %d ms",
-				 CHILD_TIMEOUT_MS);
-		} else if (!tap_result(res.ret == 1 && res.first_seq == first,
-				       "%s", desc)) {
-			tap_diag("expected 1 record seq %llu, got %s",
-				 (unsigned long long)first, res_name(res.ret));
-		}
-	}
-	child_end(&c);
-	close(fd);
+	for (i = 0; i < ARRAY_SIZE(wake_cases); i++)
+		expect_wake(&wake_cases[i]);
 }
 
 /* ---- SET_CAPACITY ---- */
-
-static int drop_cap_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-		.pid = 0,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	unsigned int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
-	__u32 mask = CAP_TO_MASK(CAP_SYS_ADMIN);
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -1;
-	data[i].effective &= ~mask;
-	data[i].permitted &= ~mask;
-	data[i].inheritable &= ~mask;
-	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
-}
 
 static void test_capacity_eperm(void)
 {
@@ -1370,40 +1256,29 @@ static void test_capacity_eperm_no_effect(void)
 		   "... and the capacity is unchanged");
 }
 
-static void test_capacity_zero(void)
-{
-	expect_errno(set_u32(fd_w, SEQRING_IOC_SET_CAPACITY, 0), EINVAL,
-		     "SET_CAPACITY 0 -> EINVAL");
-}
+static const struct set_case capacity_cases[] = {
+	{ .desc = "SET_CAPACITY 0 -> EINVAL",
+	  .cmd = SEQRING_IOC_SET_CAPACITY, .writer = true, .val = 0,
+	  .want = EINVAL },
+	{ .desc = "SET_CAPACITY SEQRING_CAPACITY_MAX + 1 -> EINVAL",
+	  .cmd = SEQRING_IOC_SET_CAPACITY, .writer = true,
+	  .val = SEQRING_CAPACITY_MAX + 1, .want = EINVAL },
+	{ .desc = "SET_CAPACITY with a NULL argument -> EFAULT",
+	  .cmd = SEQRING_IOC_SET_CAPACITY, .writer = true, .null_arg = true,
+	  .want = EFAULT },
+	{ .desc = "SET_CAPACITY works on an O_RDONLY file (the cap counts)",
+	  .cmd = SEQRING_IOC_SET_CAPACITY, .cap_plus = true, .val = 0 },
+};
 
-static void test_capacity_above_max(void)
+static void test_capacity_args(void)
 {
-	expect_errno(set_u32(fd_w, SEQRING_IOC_SET_CAPACITY,
-			     SEQRING_CAPACITY_MAX + 1), EINVAL,
-		     "SET_CAPACITY SEQRING_CAPACITY_MAX + 1 -> EINVAL");
-}
-
-static void test_capacity_efault(void)
-{
-	int ret = ioctl(fd_w, SEQRING_IOC_SET_CAPACITY, NULL) ? -errno : 0;
-
-	expect_errno(ret, EFAULT, "SET_CAPACITY with a NULL argument -> EFAULT");
+	expect_set_cases(capacity_cases, ARRAY_SIZE(capacity_cases));
 }
 
 static void test_capacity_einval_no_effect(void)
 {
 	expect_u64(capacity, get_stats().capacity,
 		   "... and the refused sizes left the capacity unchanged");
-}
-
-static void test_capacity_any_fd(void)
-{
-	int fd = open_reader(O_NONBLOCK);
-	int ret = set_u32(fd, SEQRING_IOC_SET_CAPACITY, capacity);
-
-	if (!tap_result(!ret, "SET_CAPACITY works on an O_RDONLY file (the cap counts)"))
-		tap_diag("expected success, got %s", errname(-ret));
-	close(fd);
 }
 
 static bool stats_add_up(const struct seqring_stats *s)
@@ -1441,53 +1316,53 @@ static void test_shrink_counts(void)
 	set_capacity(capacity);
 }
 
-static void test_shrink_keeps_newest(void)
-{
-	__u64 first;
-	int fd;
+/*
+ * A reader of 10 readings when the ring shrinks to capacity 4: opened
+ * before the pushes (@before) and having read @read of them, or opened
+ * after the shrink. It gets EPIPE first if @epipe describes that test,
+ * then the @n readings after the first @skip, as pushed.
+ */
+static const struct {
+	const char *epipe;
+	const char *desc;
+	bool before;
+	unsigned int read;
+	int n;
+	unsigned int skip;
+} shrink_cases[] = {
+	{ NULL, "after the shrink the newest 4 readings are held, unchanged",
+	  false, 0, 4, 6 },
+	{ "a reader behind the readings a shrink dropped gets EPIPE",
+	  "... then the 4 readings kept", true, 0, 4, 6 },
+	{ NULL, "a reader past the readings a shrink dropped goes on without EPIPE",
+	  true, 7, 3, 7 },
+};
 
-	clear_ring();
-	first = push(1, 10);
-	set_capacity(4);
-	fd = open_reader(O_NONBLOCK);
-	expect_recs(fd, 4, first + 6, 7,
-		    "after the shrink the newest 4 readings are held, unchanged");
-	close(fd);
-	set_capacity(capacity);
-}
-
-static void test_shrink_reader_epipe(void)
-{
-	struct seqring_record rec[8];
-	__u64 first;
-	int fd;
-
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	first = push(1, 10);
-	set_capacity(4);
-	expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EPIPE,
-		     "a reader behind the readings a shrink dropped gets EPIPE");
-	expect_recs(fd, 4, first + 6, 7, "... then the 4 readings kept");
-	close(fd);
-	set_capacity(capacity);
-}
-
-static void test_shrink_reader_ahead(void)
+static void test_shrink_readers(void)
 {
 	struct seqring_record rec[8];
 	__u64 first;
+	size_t i;
 	int fd;
 
-	clear_ring();
-	fd = open_reader(O_NONBLOCK);
-	first = push(1, 10);
-	read_recs(fd, rec, 7);
-	set_capacity(4);
-	expect_recs(fd, 3, first + 7, 8,
-		    "a reader past the readings a shrink dropped goes on without EPIPE");
-	close(fd);
-	set_capacity(capacity);
+	for (i = 0; i < ARRAY_SIZE(shrink_cases); i++) {
+		clear_ring();
+		fd = shrink_cases[i].before ? open_reader(O_NONBLOCK) : -1;
+		first = push(1, 10);
+		if (shrink_cases[i].read)
+			read_recs(fd, rec, shrink_cases[i].read);
+		set_capacity(4);
+		if (fd < 0)
+			fd = open_reader(O_NONBLOCK);
+		if (shrink_cases[i].epipe)
+			expect_errno(read_recs(fd, rec, ARRAY_SIZE(rec)), EPIPE,
+				     shrink_cases[i].epipe);
+		expect_recs(fd, shrink_cases[i].n,
+			    first + shrink_cases[i].skip,
+			    1 + shrink_cases[i].skip, shrink_cases[i].desc);
+		close(fd);
+		set_capacity(capacity);
+	}
 }
 
 static void test_grow_keeps_all(void)
@@ -1680,16 +1555,21 @@ static void expect_sleeps_through(enum child_op op, const char *desc)
 	close(fd);
 }
 
-static void test_wakeup_read_not_woken_below(void)
-{
-	expect_sleeps_through(OP_READ,
-			      "SET_WAKEUP capacity: a blocked read is not woken by the pushes below it");
-}
+static const struct {
+	enum child_op op;
+	const char *desc;
+} sleeps_through_cases[] = {
+	{ OP_READ, "SET_WAKEUP capacity: a blocked read is not woken by the pushes below it" },
+	{ OP_POLL, "SET_WAKEUP capacity: a blocked poll is not woken by the pushes below it" },
+};
 
-static void test_wakeup_poll_not_woken_below(void)
+static void test_wakeup_not_woken_below(void)
 {
-	expect_sleeps_through(OP_POLL,
-			      "SET_WAKEUP capacity: a blocked poll is not woken by the pushes below it");
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sleeps_through_cases); i++)
+		expect_sleeps_through(sleeps_through_cases[i].op,
+				      sleeps_through_cases[i].desc);
 }
 
 /*
@@ -1862,91 +1742,64 @@ static void test_param_follows_resize(void)
 	set_capacity(capacity);
 }
 
-static void (*const tests[])(void) = {
-	test_empty_eagain,
-	test_short_buffer,
-	test_zero_buffer,
-	test_short_buffer_no_effect,
-	test_from_oldest,
-	test_from_oldest_wrapped,
-	test_whole_records,
-	test_no_more_than_held,
-	test_cursor_advances,
-	test_consumed_eagain,
-	test_new_after_consumed,
-	test_independent,
-	test_label_zeroed,
-	test_timestamp_stamped,
-	test_efault,
-	test_efault_no_effect,
-	test_wronly_ebadf,
-	test_overrun_epipe,
-	test_overrun_resume,
-	test_overrun_once,
-	test_partial_overrun_gap,
-	test_clear_unread_epipe,
-	test_clear_unread_then,		/* 2 results */
-	test_clear_read_no_epipe,
-	test_blocking_epipe,
-	test_seek_end,
-	test_seek_end_new,
-	test_seek_set,
-	test_seek_returns_zero,
-	test_seek_clears_epipe,
-	test_seek_cur,
-	test_seek_set_nonzero,
-	test_seek_end_nonzero,
-	test_seek_data,
-	test_bad_seek_no_effect,
-	test_pread,
-	test_poll_empty,
-	test_poll_unread,
-	test_poll_consumed,
-	test_poll_behind,
-	test_poll_after_epipe,
-	test_poll_wakes,
-	test_epoll_pri_wakes,
-	test_wakeup_zero,
-	test_wakeup_above,
-	test_wakeup_capacity,
-	test_wakeup_efault,
-	test_wakeup_poll_below,
-	test_wakeup_poll_at,
-	test_wakeup_other_file,
-	test_wakeup_nonblock_reads,
-	test_wakeup_read_blocks,
-	test_wakeup_poll_blocks,
-	test_read_wakes,
-	test_read_signal,
-	test_read_signal_restart,
-	test_capacity_eperm,
-	test_capacity_eperm_no_effect,
-	test_capacity_zero,
-	test_capacity_above_max,
-	test_capacity_efault,
-	test_capacity_einval_no_effect,
-	test_capacity_any_fd,
-	test_shrink_counts,
-	test_shrink_keeps_newest,
-	test_shrink_reader_epipe,	/* 2 results */
-	test_shrink_reader_ahead,
-	test_grow_keeps_all,		/* 2 results */
-	test_grow_then_fill,
-	test_resize_same,
-	test_resize_seq_goes_on,
-	test_wakeup_after_shrink,
-	test_exclusive_files_all_woken,
-	test_wakeup_read_not_woken_below,
-	test_wakeup_poll_not_woken_below,
-	test_first_poll_no_sleep,
-	test_seek_while_read_blocked,
-	test_poll_while_read_blocked,
-	test_stamps_in_seq_order,
-	test_param_follows_resize,
+static const struct tap_test tests[] = {
+	TAP_TEST(test_empty_eagain),
+	{ test_short_buffers, ARRAY_SIZE(short_read_cases) },
+	TAP_TEST(test_short_buffer_no_effect),
+	TAP_TEST(test_from_oldest),
+	TAP_TEST(test_from_oldest_wrapped),
+	TAP_TEST(test_whole_records),
+	TAP_TEST(test_no_more_than_held),
+	TAP_TEST(test_cursor_advances),
+	TAP_TEST(test_consumed_eagain),
+	TAP_TEST(test_new_after_consumed),
+	TAP_TEST(test_independent),
+	TAP_TEST(test_label_zeroed),
+	TAP_TEST(test_timestamp_stamped),
+	TAP_TEST(test_efault),
+	TAP_TEST(test_efault_no_effect),
+	TAP_TEST(test_wronly_ebadf),
+	TAP_TEST(test_overrun_epipe),
+	TAP_TEST(test_overrun_resume),
+	TAP_TEST(test_overrun_once),
+	TAP_TEST(test_partial_overrun_gap),
+	TAP_TEST(test_clear_unread_epipe),
+	{ test_clear_unread_then, 2 },
+	TAP_TEST(test_clear_read_no_epipe),
+	TAP_TEST(test_seek_end),
+	TAP_TEST(test_seek_end_new),
+	TAP_TEST(test_seek_set),
+	TAP_TEST(test_seek_returns_zero),
+	TAP_TEST(test_seek_clears_epipe),
+	{ test_bad_seeks, ARRAY_SIZE(bad_seek_cases) },
+	TAP_TEST(test_bad_seek_no_effect),
+	TAP_TEST(test_pread),
+	{ test_poll, ARRAY_SIZE(poll_cases) },
+	{ test_wakeup_args, ARRAY_SIZE(wakeup_cases) },
+	{ test_wakeup_poll, ARRAY_SIZE(wakeup_poll_cases) },
+	TAP_TEST(test_wakeup_other_file),
+	TAP_TEST(test_wakeup_nonblock_reads),
+	{ test_wakes, ARRAY_SIZE(wake_cases) },
+	TAP_TEST(test_capacity_eperm),
+	TAP_TEST(test_capacity_eperm_no_effect),
+	{ test_capacity_args, ARRAY_SIZE(capacity_cases) },
+	TAP_TEST(test_capacity_einval_no_effect),
+	TAP_TEST(test_shrink_counts),
+	/* One more: the EPIPE of the reader behind the shrink. */
+	{ test_shrink_readers, ARRAY_SIZE(shrink_cases) + 1 },
+	{ test_grow_keeps_all, 2 },
+	TAP_TEST(test_grow_then_fill),
+	TAP_TEST(test_resize_same),
+	TAP_TEST(test_resize_seq_goes_on),
+	TAP_TEST(test_wakeup_after_shrink),
+	TAP_TEST(test_exclusive_files_all_woken),
+	{ test_wakeup_not_woken_below, ARRAY_SIZE(sleeps_through_cases) },
+	TAP_TEST(test_first_poll_no_sleep),
+	TAP_TEST(test_seek_while_read_blocked),
+	TAP_TEST(test_poll_while_read_blocked),
+	TAP_TEST(test_stamps_in_seq_order),
+	TAP_TEST(test_param_follows_resize),
 };
-
-/* Tests that report more than one result. */
-#define EXTRA_RESULTS	3
 
 int main(int argc, char **argv)
 {
@@ -1961,7 +1814,7 @@ int main(int argc, char **argv)
 		dev_path = argv[1];
 	tap_diag("stream ABI test, %zu-bit userspace, device %s",
 		 sizeof(void *) * 8, dev_path);
-	tap_plan(ARRAY_SIZE(tests) + EXTRA_RESULTS);
+	tap_plan_tests(tests, ARRAY_SIZE(tests));
 	fd_w = open(dev_path, O_WRONLY);
 	if (fd_w < 0)
 		tap_bail("open(%s, O_WRONLY): %s", dev_path, errname(errno));
@@ -1971,7 +1824,7 @@ int main(int argc, char **argv)
 			 (unsigned long long)st.capacity);
 	capacity = (__u32)st.capacity;
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
-		tests[i]();
+		tests[i].run();
 	close(fd_w);
 	return tap_finish();
 }

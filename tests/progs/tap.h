@@ -21,11 +21,33 @@
 
 static unsigned int tap_planned, tap_run, tap_passed, tap_failed, tap_skipped;
 
+/*
+ * A test and the number of results it reports: one, or for a test run
+ * from a table of cases, one (or two) a case.
+ */
+struct tap_test {
+	void (*run)(void);
+	unsigned int results;
+};
+
+#define TAP_TEST(fn)	{ (fn), 1 }
+
 static inline void tap_plan(unsigned int n)
 {
 	tap_planned = n;
 	printf("1..%u\n", n);
 	fflush(stdout);
+}
+
+/* Plan every result of the @n tests at @t. */
+static inline void tap_plan_tests(const struct tap_test *t, size_t n)
+{
+	unsigned int results = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		results += t[i].results;
+	tap_plan(results);
 }
 
 /* Print a diagnostic line: "# " followed by the formatted text. */
@@ -147,6 +169,8 @@ static inline const char *errname(int e)
 		return "ENOSPC";
 	case ESPIPE:
 		return "ESPIPE";
+	case EPIPE:
+		return "EPIPE";
 	case EROFS:
 		return "EROFS";
 	case EOVERFLOW:
