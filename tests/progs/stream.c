@@ -272,7 +272,8 @@ struct child {
 };
 
 enum child_op {
-	OP_READ, OP_POLL, OP_READ_SIGINT, OP_EPOLL_PRI, OP_EPOLL_EXCL, OP_SEEK_END
+	OP_READ, OP_POLL, OP_READ_SIGINT, OP_EPOLL_PRI, OP_EPOLL_EXCL, OP_SEEK_END,
+	OP_READ_NONBLOCK
 };
 
 static void on_signal(int sig)
@@ -286,7 +287,9 @@ static void on_signal(int sig)
  * signal ends the read with EINTR; OP_READ installs one with SA_RESTART,
  * so the read goes on after it (-ERESTARTSYS). OP_EPOLL_PRI waits in
  * epoll_wait() for EPOLLPRI alone, OP_EPOLL_EXCL for EPOLLIN as an
- * exclusive waiter; OP_SEEK_END reports what lseek(fd, 0, SEEK_END) did.
+ * exclusive waiter; OP_SEEK_END reports what lseek(fd, 0, SEEK_END) did,
+ * OP_READ_NONBLOCK what a read() did after fcntl() made the file
+ * O_NONBLOCK (a read already blocked in it stays blocked).
  */
 static void child_start(struct child *c, int fd, enum child_op op)
 {
@@ -314,6 +317,9 @@ static void child_start(struct child *c, int fd, enum child_op op)
 	sigaction(SIGUSR1, &sa, NULL);
 	if (op == OP_SEEK_END) {
 		res.ret = lseek(fd, 0, SEEK_END) < 0 ? -errno : 0;
+	} else if (op == OP_READ_NONBLOCK) {
+		res.ret = fcntl(fd, F_SETFL, O_NONBLOCK) ? -errno :
+			  read_recs(fd, rec, ARRAY_SIZE(rec));
 	} else if (op == OP_EPOLL_PRI || op == OP_EPOLL_EXCL) {
 		struct epoll_event ev = {
 			.events = op == OP_EPOLL_PRI ? EPOLLPRI :
@@ -1595,30 +1601,50 @@ static void test_first_poll_no_sleep(void)
 
 /* ---- a blocked read() holds nothing the file's other users need ---- */
 
-static void test_seek_while_read_blocked(void)
+/*
+ * What another user of a file does while a read() of it is blocked, in a
+ * forked child (which shares the open file, as a thread would): it must
+ * return at once, not wait for the blocked reader.
+ */
+static const struct {
+	enum child_op op;
+	int want;
+	const char *desc;
+} beside_blocked[] = {
+	{ OP_SEEK_END, 0,
+	  "lseek(SEEK_END) returns while a read() of the same file is blocked" },
+	{ OP_READ_NONBLOCK, -EAGAIN,
+	  "an O_NONBLOCK read gets EAGAIN while a read() of the same file is blocked" },
+};
+
+static void test_beside_blocked_read(void)
 {
-	const char *desc =
-		"lseek(SEEK_END) returns while a read() of the same file is blocked";
 	struct child_res res;
 	struct child r, s;
+	unsigned int i;
 	int fd;
 
-	clear_ring();
-	fd = open_reader(0);
-	child_start(&r, fd, OP_READ);
-	child_sleeping(&r, CHILD_TIMEOUT_MS);
-	/* A forked child shares the open file, as a thread would. */
-	child_start(&s, fd, OP_SEEK_END);
-	if (!child_result(&s, CHILD_TIMEOUT_MS, &res)) {
-		tap_result(false, "%s", desc);
-		tap_diag("expected lseek to return 0, got no answer in %d ms",
-			 CHILD_TIMEOUT_MS);
-	} else if (!tap_result(res.ret == 0, "%s", desc)) {
-		tap_diag("expected 0, got %s", res_name(res.ret));
+	for (i = 0; i < ARRAY_SIZE(beside_blocked); i++) {
+		clear_ring();
+		fd = open_reader(0);
+		child_start(&r, fd, OP_READ);
+		child_sleeping(&r, CHILD_TIMEOUT_MS);
+		child_start(&s, fd, beside_blocked[i].op);
+		if (!child_result(&s, CHILD_TIMEOUT_MS, &res)) {
+			tap_result(false, "%s", beside_blocked[i].desc);
+			tap_diag("expected %s, got no answer in %d ms",
+				 res_name(beside_blocked[i].want),
+				 CHILD_TIMEOUT_MS);
+		} else if (!tap_result(res.ret == beside_blocked[i].want, "%s",
+				       beside_blocked[i].desc)) {
+			tap_diag("expected %s, got %s",
+				 res_name(beside_blocked[i].want),
+				 res_name(res.ret));
+		}
+		child_end(&s);
+		child_end(&r);
+		close(fd);
 	}
-	child_end(&s);
-	child_end(&r);
-	close(fd);
 }
 
 static void test_poll_while_read_blocked(void)
@@ -1795,7 +1821,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(test_exclusive_files_all_woken),
 	{ test_wakeup_not_woken_below, ARRAY_SIZE(sleeps_through_cases) },
 	TAP_TEST(test_first_poll_no_sleep),
-	TAP_TEST(test_seek_while_read_blocked),
+	{ test_beside_blocked_read, ARRAY_SIZE(beside_blocked) },
 	TAP_TEST(test_poll_while_read_blocked),
 	TAP_TEST(test_stamps_in_seq_order),
 	TAP_TEST(test_param_follows_resize),
