@@ -662,6 +662,27 @@ static void ring_test_wake_threshold(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&ring->readers));
 }
 
+/*
+ * Counter readers take no lock a writer holds, on PREEMPT_RT too: the
+ * counters' seqcount is a plain seqcount_t (a seqcount_mutex_t makes RT
+ * readers that see a write in progress take write_lock), and a snapshot
+ * can be taken where sleeping is not allowed. A seqcount_mutex_t there
+ * fails the build of this test.
+ */
+static void ring_test_stats_lockless(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	struct seqring_stats st;
+
+	BUILD_BUG_ON(!__same_type(ring->stats_seq, seqcount_t));
+	push_singles(test, ring, 1, 6);
+	preempt_disable();
+	seqring_ring_stats(ring, &st);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, st.total, st.count + st.dropped + st.cleared);
+	KUNIT_EXPECT_EQ(test, st.total, 6ULL);
+}
+
 static void ring_test_resize(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
@@ -969,6 +990,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_copy_torn_slot),
 	KUNIT_CASE(ring_test_resize),
 	KUNIT_CASE(ring_test_wake_threshold),
+	KUNIT_CASE(ring_test_stats_lockless),
 	KUNIT_CASE(ring_test_escape),
 	KUNIT_CASE(ring_test_iter_overwrite),
 	KUNIT_CASE(ring_test_iter_clear),
