@@ -179,7 +179,7 @@ check-planted: debug-kernel
 SEQRING_VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
-SBINDIR ?= $(PREFIX)/sbin
+BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -212,8 +212,8 @@ install: modules
 install-tools:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tools STATIC=0
-	install -D -m 0755 tools/seqringctl $(DESTDIR)$(SBINDIR)/seqringctl
-	install -D -m 0644 tools/seqringctl.8 $(DESTDIR)$(MANDIR)/man8/seqringctl.8
+	install -D -m 0755 tools/seqringctl $(DESTDIR)$(BINDIR)/seqringctl
+	install -D -m 0644 tools/seqringctl.1 $(DESTDIR)$(MANDIR)/man1/seqringctl.1
 	install -D -m 0644 doc/seqring.4 $(DESTDIR)$(MANDIR)/man4/seqring.4
 	install -D -m 0644 include/uapi/linux/seqring.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
@@ -234,8 +234,8 @@ uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/seqring.ko* \
 		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko*
 	$(if $(DESTDIR),,depmod -a $(KVER))
-	rm -f $(DESTDIR)$(SBINDIR)/seqringctl \
-		$(DESTDIR)$(MANDIR)/man8/seqringctl.8 \
+	rm -f $(DESTDIR)$(BINDIR)/seqringctl \
+		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
 		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \

@@ -12,7 +12,7 @@
  *	seqringctl --version
  *
  * Exit status: 0 on success, 1 if something failed at run time, 2 for a
- * usage error (nothing is sent to the device then). See seqringctl(8).
+ * usage error (nothing is sent to the device then). See seqringctl(1).
  */
 
 /* ppoll() */
@@ -1080,7 +1080,7 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"Exit status: 0 success, 1 failure, 2 usage error.\n"
-		"See seqringctl(8).\n");
+		"See seqringctl(1).\n");
 }
 
 /* Output that cannot be written is a failure, not a silent success. */

@@ -28,14 +28,14 @@ expected="644 etc/modprobe.d/seqring.conf
 644 etc/udev/rules.d/60-seqring.rules
 644 lib/modules/$kver/extra/seqring.ko
 644 lib/modules/$kver/extra/sequence.ko
+755 usr/local/bin/seqringctl
 644 usr/local/include/linux/seqring.h
-755 usr/local/sbin/seqringctl
 644 usr/local/share/bash-completion/completions/seqringctl
-644 usr/local/share/man/man4/seqring.4
-644 usr/local/share/man/man8/seqringctl.8"
+644 usr/local/share/man/man1/seqringctl.1
+644 usr/local/share/man/man4/seqring.4"
 is "$expected" "$(tree "$d")" "PREFIX=/usr/local: exactly the documented files and modes"
 is "$version seqringctl $version" \
-	"$(modinfo -F version "$d/lib/modules/$kver/extra/seqring.ko") $("$d/usr/local/sbin/seqringctl" --version)" \
+	"$(modinfo -F version "$d/lib/modules/$kver/extra/seqring.ko") $("$d/usr/local/bin/seqringctl" --version)" \
 	"the installed module and tool have VERSION"
 same_file udev-rules/60-seqring.rules "$d/etc/udev/rules.d/60-seqring.rules" \
 	"the udev rule is the tree's"
@@ -52,13 +52,13 @@ d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
 expected="644 etc/modprobe.d/seqring.conf
 644 etc/modules-load.d/seqring.conf
+755 usr/bin/seqringctl
 644 usr/include/linux/seqring.h
 644 usr/lib/sysusers.d/seqring.conf
 644 usr/lib/udev/rules.d/60-seqring.rules
-755 usr/sbin/seqringctl
 644 usr/share/bash-completion/completions/seqringctl
-644 usr/share/man/man4/seqring.4
-644 usr/share/man/man8/seqringctl.8"
+644 usr/share/man/man1/seqringctl.1
+644 usr/share/man/man4/seqring.4"
 is "$expected" "$(tree "$d")" \
 	"PREFIX=/usr: udev rule and sysusers.d in /usr/lib, the rest as documented"
 make -s uninstall DESTDIR="$d" PREFIX=/usr >/dev/null

@@ -43,10 +43,10 @@ expected="-rw-r--r-- etc/modprobe.d/seqring.conf
 -rw-r--r-- usr/include/linux/seqring.h
 -rw-r--r-- usr/lib/sysusers.d/seqring.conf
 -rw-r--r-- usr/lib/udev/rules.d/60-seqring.rules
--rwxr-xr-x usr/sbin/seqringctl
+-rwxr-xr-x usr/bin/seqringctl
 -rw-r--r-- usr/share/bash-completion/completions/seqringctl
--rw-r--r-- usr/share/man/man4/seqring.4.gz
--rw-r--r-- usr/share/man/man8/seqringctl.8.gz"
+-rw-r--r-- usr/share/man/man1/seqringctl.1.gz
+-rw-r--r-- usr/share/man/man4/seqring.4.gz"
 is "$expected" "$(contents seqring-tools_${version}_$arch.deb)" \
 	"seqring-tools: tool, man pages, rule, sysusers.d, header, examples, completion"
 

@@ -16,7 +16,7 @@
 #   - the headers of a second kernel (bookworm-backports' linux-headers-
 #     amd64): DKMS builds for it when they are installed;
 #   - `apt-get purge` of both leaves nothing in /lib/modules, the DKMS
-#     tree, /usr/src, the udev rules or /usr/sbin.
+#     tree, /usr/src, the udev rules or /usr/bin.
 # Needs build/deb/ from 50-deb.sh, root, the VM's packages
 # (tests/vm/deps.sh) and the network or a warm cache: the root is cached
 # by mkroot.sh, the packages apt downloads in the root are kept in
@@ -105,7 +105,7 @@ for m in seqring sequence; do
 	*) cp "$f" "$out/ko/$m.ko" 2>/dev/null ;;
 	esac
 done
-SEQRING_KO_DIR=$out/ko SEQRINGCTL=$root/usr/sbin/seqringctl \
+SEQRING_KO_DIR=$out/ko SEQRINGCTL=$root/usr/bin/seqringctl \
 	SEQRING_RULES=$root/usr/lib/udev/rules.d/60-seqring.rules \
 	tests/vm/run.sh check >"$out/check.log" 2>&1
 rc=$?
@@ -176,7 +176,7 @@ is installed "$(dkms_state "${kver2:-none}")" \
 inroot_ok "apt-get purge seqring-dkms seqring-tools" \
 	apt-get purge -y seqring-dkms seqring-tools
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
-	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/sbin usr/share/man \
+	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/bin usr/share/man \
 	usr/include/linux usr/lib/sysusers.d \
 	\( -iname '*seqring*' -o -name 'sequence.ko*' \) 2>/dev/null)
 is "" "$left" "nothing of seqring is left after the purge"
