@@ -537,8 +537,12 @@ static void print_stats(const struct seqring_stats *s, bool json)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(field); i++) {
+		/*
+		 * Strings, as journald writes 64-bit numbers: a JSON number
+		 * above 2^53 is rounded by jq 1.6 and JavaScript.
+		 */
 		if (json)
-			printf("%s\"%s\": %llu", i ? ", " : "{", field[i].key,
+			printf("%s\"%s\": \"%llu\"", i ? ", " : "{", field[i].key,
 			       (unsigned long long)field[i].val);
 		else
 			printf("%s: %llu\n", field[i].key,
@@ -682,21 +686,30 @@ static void watch_print_label(const char *label)
 }
 
 /*
- * A JSON string must be valid UTF-8 and a label is any bytes: every byte
- * outside printable ASCII is written as \u00XX, the code point of the
- * same number, so the output is valid JSON and the bytes can be recovered.
+ * A label is any bytes, a JSON string is Unicode text. As journald's JSON
+ * output does: a label that is valid UTF-8 is a string (its characters as
+ * they are; the quote, the backslash and the control characters escaped),
+ * and any other label is an array of its bytes as numbers, so that no byte
+ * is lost or changed and a consumer can tell the two apart by type.
  */
-static void watch_print_label_json(const char *label)
+static void json_print_label(const char *label)
 {
 	const unsigned char *p = (const unsigned char *)label;
 	size_t len = strnlen(label, SEQRING_LABEL_LEN);
 	size_t i;
 
+	if (!seqring_utf8_valid(label, len)) {
+		putchar('[');
+		for (i = 0; i < len; i++)
+			printf("%s%u", i ? ", " : "", p[i]);
+		putchar(']');
+		return;
+	}
 	putchar('"');
 	for (i = 0; i < len; i++) {
 		if (p[i] == '"' || p[i] == '\\')
 			printf("\\%c", p[i]);
-		else if (p[i] < ' ' || p[i] >= 0x7f)
+		else if (p[i] < ' ' || p[i] == 0x7f)
 			printf("\\u%04x", p[i]);
 		else
 			putchar(p[i]);
@@ -709,12 +722,13 @@ static void watch_print(const struct seqring_record *rec, bool json)
 	const struct seqring_reading *r = &rec->reading;
 
 	if (json) {
-		printf("{\"seq\": %llu, \"timestamp_ns\": %llu, ",
+		/* 64-bit numbers as strings, as in print_stats(). */
+		printf("{\"seq\": \"%llu\", \"timestamp_ns\": \"%llu\", ",
 		       (unsigned long long)rec->seq,
 		       (unsigned long long)r->timestamp_ns);
-		printf("\"channel\": %u, \"value\": %lld, \"label\": ",
+		printf("\"channel\": %u, \"value\": \"%lld\", \"label\": ",
 		       r->channel, (long long)r->value);
-		watch_print_label_json(r->label);
+		json_print_label(r->label);
 		fputs("}\n", stdout);
 	} else {
 		printf("%llu %llu %u %lld ", (unsigned long long)rec->seq,

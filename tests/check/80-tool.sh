@@ -243,9 +243,9 @@ check "stats prints the 7 counters in order, capacity 64" \
 # the driver's word so that this check tests only the JSON output.
 [ "$(counter total)" = "$total" ] || total=$(counter total)
 run stats --json
-check "stats --json contains \"total\": $total" \
-	"rc=0 \"total\": $total" \
-	"rc=$rc $(grep -o '"total": [0-9]*' "$out")"
+check "stats --json contains \"total\": \"$total\"" \
+	"rc=0 \"total\": \"$total\"" \
+	"rc=$rc $(grep -o '"total": "[0-9]*"' "$out")"
 
 # --- clear ----------------------------------------------------------------
 

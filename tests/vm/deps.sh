@@ -31,6 +31,7 @@ xz-utils
 curl
 stress-ng
 trinity
+jq
 "
 
 # dpkg-query prints "install ok installed" for an installed package; for an
