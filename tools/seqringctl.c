@@ -12,7 +12,8 @@
  *	seqringctl --version
  *
  * Exit status: 0 on success, 1 if something failed at run time, 2 for a
- * usage error (nothing is sent to the device then). See seqringctl(1).
+ * usage error (nothing is sent to the device then); watch dies by the
+ * signal that ends it. See seqringctl(1).
  */
 
 /* ppoll() */
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/seqring.h>
 
 #include "seqring-utils.h"
@@ -51,6 +53,33 @@ struct command {
 
 /* getopt() names the program after argv[0] in its messages. */
 static char prog_name[64];
+
+/*
+ * The signal that ended watch, re-raised by main() once the output is
+ * flushed, so that the caller sees the process die by it (as tail -f does).
+ */
+static int fatal_signal;
+
+/* The output was found closed or failing and that was reported already. */
+static bool output_failed;
+
+/*
+ * Standard output cannot be written. A reader that went away (EPIPE, or a
+ * pipe found closed while waiting) ends the program as tail -f ends: by
+ * SIGPIPE, or if that is ignored, with status 1 and nothing on stderr. Any
+ * other error is reported.
+ */
+static int output_error(int err)
+{
+	output_failed = true;
+	if (err == EPIPE) {
+		raise(SIGPIPE);
+		return EXIT_FAILURE;
+	}
+	fprintf(stderr, "seqringctl: stdout: write error: %s\n",
+		strerror(err));
+	return EXIT_FAILURE;
+}
 
 static void print_cmd_usage(FILE *f, const struct command *cmd)
 {
@@ -643,17 +672,19 @@ static int cmd_clear(const struct command *cmd, const char *device,
 
 #define RANGE_CAPACITY		"1..16777216"
 
+/* The signals that end watch, as they end tail -f. */
+static const int watch_signals[] = { SIGHUP, SIGINT, SIGTERM };
+
 /*
- * Not volatile: SIGINT is delivered only inside ppoll() (watch_wait()), a
- * call the compiler cannot see through, so the flag is read afresh after
- * every call.
+ * Not volatile: these signals are delivered only inside ppoll()
+ * (watch_wait()), a call the compiler cannot see through, so the flag is
+ * read afresh after every call.
  */
 static sig_atomic_t watch_interrupted;
 
-static void watch_on_sigint(int sig)
+static void watch_on_signal(int sig)
 {
-	(void)sig;
-	watch_interrupted = 1;
+	watch_interrupted = sig;
 }
 
 /*
@@ -742,6 +773,7 @@ static void watch_print(const struct seqring_record *rec, bool json)
 struct watch_state {
 	const char *device;
 	int fd;
+	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
 	bool json;
 	__u64 limit;		/* readings to show; 0: no limit */
 	__u64 shown;
@@ -792,21 +824,30 @@ static int watch_first_seq(struct watch_state *st, bool new_only)
 }
 
 /*
- * Wait for readings with SIGINT blocked except inside ppoll(), so that a
- * SIGINT arriving at any moment ends the wait: a blocking read() would
- * miss one that came just before it started.
+ * Wait for readings with the signals of watch_signals[] blocked except
+ * inside ppoll(), so that one arriving at any moment ends the wait: a
+ * blocking read() would miss one that came just before it started.
+ *
+ * A pipe on stdout is polled too (for no event: POLLERR comes when its
+ * reader is gone), so that "watch | head -n 1" ends when head does, not
+ * only at the next reading, as tail -f does.
  */
 static int watch_wait(struct watch_state *st, const sigset_t *waitmask)
 {
-	struct pollfd pfd = { .fd = st->fd, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = st->fd, .events = POLLIN },
+		{ .fd = STDOUT_FILENO, .events = 0 },
+	};
 
-	if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
+	if (ppoll(pfd, st->poll_stdout ? 2 : 1, NULL, waitmask) < 0) {
 		if (errno == EINTR)
 			return 0;
 		return device_error(st->device, "cannot poll", -errno);
 	}
-	if (pfd.revents & POLLNVAL)
+	if (pfd[0].revents & POLLNVAL)
 		return device_error(st->device, "cannot poll", -EBADF);
+	if (st->poll_stdout && (pfd[1].revents & (POLLERR | POLLHUP)))
+		return output_error(EPIPE);
 	return 0;
 }
 
@@ -846,10 +887,19 @@ static int watch_loop(struct watch_state *st, const sigset_t *waitmask)
 		for (i = 0; i < n / sizeof(buf[0]); i++)
 			watch_record(st, &buf[i]);
 		/* Like tail -f: each batch shows up as soon as it is read. */
+		errno = 0;
 		if (fflush(stdout) || ferror(stdout))
-			break;
+			return output_error(errno ? errno : EIO);
 	}
 	return EXIT_SUCCESS;
+}
+
+/* Is @fd a pipe or a socket, whose reader can go away? */
+static bool is_pipe(int fd)
+{
+	struct stat sb;
+
+	return !fstat(fd, &sb) && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode));
 }
 
 static const struct option watch_options[] = {
@@ -864,10 +914,11 @@ static int cmd_watch(const struct command *cmd, const char *device,
 		     int argc, char **argv)
 {
 	struct watch_state st = { .device = device, .fd = -1 };
-	struct sigaction sa, old_sa;
+	struct sigaction sa, old_sa[ARRAY_SIZE(watch_signals)];
 	sigset_t block, waitmask;
 	bool new_only = false;
 	int opt, ret, status;
+	size_t i;
 
 	while ((opt = getopt_long(argc, argv, "+jn:Nh",
 				  watch_options, NULL)) != -1) {
@@ -909,20 +960,38 @@ static int cmd_watch(const struct command *cmd, const char *device,
 	if (status)
 		goto out_close;
 
-	/* SIGINT is delivered only inside ppoll(); see watch_wait(). */
+	st.poll_stdout = is_pipe(STDOUT_FILENO);
+
+	/*
+	 * The signals are delivered only inside ppoll(); see watch_wait().
+	 * One that is ignored (nohup, a background job of a script) stays
+	 * ignored.
+	 */
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watch_on_sigint;
+	sa.sa_handler = watch_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
+	for (i = 0; i < ARRAY_SIZE(watch_signals); i++) {
+		sigaction(watch_signals[i], NULL, &old_sa[i]);
+		if (old_sa[i].sa_handler != SIG_IGN)
+			sigaddset(&block, watch_signals[i]);
+	}
 	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigaction(SIGINT, &sa, &old_sa);
+	for (i = 0; i < ARRAY_SIZE(watch_signals); i++) {
+		if (!sigismember(&block, watch_signals[i]))
+			continue;
+		sigdelset(&waitmask, watch_signals[i]);
+		sigaction(watch_signals[i], &sa, NULL);
+	}
 
 	status = watch_loop(&st, &waitmask);
 
-	sigaction(SIGINT, &old_sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(watch_signals); i++)
+		if (sigismember(&block, watch_signals[i]))
+			sigaction(watch_signals[i], &old_sa[i], NULL);
 	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	/* main() re-raises it after flushing what was read. */
+	fatal_signal = watch_interrupted;
 out_close:
 	close(st.fd);
 	return status;
@@ -1035,7 +1104,7 @@ static const struct command commands[] = {
 		.name = "watch",
 		.synopsis = "[--json] [-n COUNT] [--new]",
 		.summary =
-		"Follow readings as they arrive, like tail -f, until SIGINT.",
+		"Follow readings as they arrive, like tail -f, until a signal.",
 		.options =
 		"  -j, --json             one JSON object per line\n"
 		"  -n, --count=COUNT      stop after COUNT readings\n"
@@ -1093,18 +1162,24 @@ static void print_usage(FILE *f)
 	}
 	fprintf(f,
 		"\n"
-		"Exit status: 0 success, 1 failure, 2 usage error.\n"
+		"Exit status: 0 success, 1 failure, 2 usage error; watch dies by\n"
+		"the signal that ends it.\n"
 		"See seqringctl(1).\n");
 }
 
-/* Output that cannot be written is a failure, not a silent success. */
+/*
+ * Output that cannot be written is a failure, not a silent success. A
+ * command ended by a signal (watch) dies by it now, with the default
+ * disposition, so that its caller (a shell loop, systemd) sees why.
+ */
 static int finish(int status)
 {
 	errno = 0;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "seqringctl: stdout: write error: %s\n",
-			strerror(errno ? errno : EIO));
-		return EXIT_FAILURE;
+	if (!output_failed && (fflush(stdout) || ferror(stdout)))
+		status = output_error(errno ? errno : EIO);
+	if (fatal_signal) {
+		signal(fatal_signal, SIG_DFL);
+		raise(fatal_signal);
 	}
 	return status;
 }
