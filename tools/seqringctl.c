@@ -129,10 +129,17 @@ static void report_label(const char *where, const char *label)
 		where, label, strlen(label), SEQRING_LABEL_MAX);
 }
 
+/* What a user can do about the two errors a new user meets first. */
 static int open_error(const char *device, int err)
 {
 	fprintf(stderr, "seqringctl: cannot open %s: %s\n",
 		device, strerror(-err));
+	if (err == -ENOENT)
+		fputs("seqringctl: is the module loaded? try: modprobe seqring\n",
+		      stderr);
+	else if (err == -EACCES)
+		fprintf(stderr,
+			"seqringctl: the device is for root and the members of group seqring: usermod -aG seqring USER (then log in again)\n");
 	return EXIT_FAILURE;
 }
 
