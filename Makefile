@@ -119,7 +119,7 @@ demo: deps
 	$(MAKE) all
 	KERNEL=$(KERNEL) tests/vm/run.sh demo
 
-# 512 MiB: small enough that the largest ring (16M x 40 bytes) cannot be
+# 512 MiB: small enough that the largest ring (16M x 48 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
 # 50 cycles and may take over two minutes under emulation.
 stress: deps
