@@ -545,15 +545,21 @@ static void print_stats_prometheus(const struct seqring_stats *s,
 		  "Sequence number of the newest reading held, 0 if none.",
 		  s->newest_seq },
 	};
+	/*
+	 * One ring, one series: /dev/seqring0 (udev's symlink) and relative
+	 * paths name the device by its real path.
+	 */
+	char *real = realpath(device, NULL);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(metric); i++) {
 		printf("# HELP %s %s\n# TYPE %s %s\n%s{device=\"",
 		       metric[i].name, metric[i].help, metric[i].name,
 		       metric[i].type, metric[i].name);
-		print_label_value(device);
+		print_label_value(real ? real : device);
 		printf("\"} %llu\n", (unsigned long long)metric[i].val);
 	}
+	free(real);
 }
 
 static void print_stats(const struct seqring_stats *s, bool json)

@@ -7,11 +7,12 @@
 # Pushes a known history into a small ring (overwrites and a clear
 # included), then checks that the Prometheus text output has a HELP and a
 # TYPE line before every sample, only well-formed sample lines, the right
-# types, and the same numbers as `stats` and debugfs.
+# types, the same numbers as `stats` and debugfs, and the device's real
+# path as its label.
 
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 10
+plan 12
 
 check_load "load seqring capacity=4" capacity=4 || fail_rest "seqring did not load"
 
@@ -56,12 +57,25 @@ counters=$(printf '%s\n' "$out" | sed -n 's/^# TYPE \(.*\) counter$/\1/p' |
 is "seqring_pushed_total seqring_dropped_total seqring_cleared_total " \
 	"$counters" "the counters, each named _total"
 
-# The label value is escaped: a backslash and a quote in the device path.
-mkdir -p "$T/a\\b\"c"
-ln -s /dev/seqring "$T/a\\b\"c/dev"
-like "$(seqringctl -d "$T/a\\b\"c/dev" stats --format=prometheus)" \
-	'^seqring_capacity\{device=".*/a\\\\b\\"c/dev"\} 4$' \
+# The label value is escaped: a backslash and a quote in the device path
+# (a device node of its own, in /dev: a symlink would be resolved, and the
+# test's directory is on a filesystem mounted nodev).
+odd="/dev/a\\b\"c"
+mkdir -p "$odd"
+majmin=$(stat -c '%t %T' /dev/seqring)
+mknod "$odd/dev" c "$((0x${majmin% *}))" "$((0x${majmin#* }))"
+like "$(seqringctl -d "$odd/dev" stats --format=prometheus)" \
+	'^seqring_capacity\{device="/dev/a\\\\b\\"c/dev"\} 4$' \
 	"backslash and quote escaped in the device label"
+rm -rf "$odd"
+
+# The device label is the device's real path, whatever path was typed.
+like "$(seqringctl -d /dev/seqring0 stats --format=prometheus)" \
+	'^seqring_capacity\{device="/dev/seqring"\} 4$' \
+	"-d /dev/seqring0 (udev's symlink): device=\"/dev/seqring\""
+like "$(cd /dev && seqringctl -d ./seqring stats --format=prometheus)" \
+	'^seqring_capacity\{device="/dev/seqring"\} 4$' \
+	"-d ./seqring in /dev: device=\"/dev/seqring\""
 
 like "$(seqringctl --version)" '^seqringctl [0-9]+\.[0-9]+\.[0-9]+$' \
 	"--version prints seqringctl VERSION"
