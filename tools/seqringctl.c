@@ -47,6 +47,7 @@ struct command {
 	const char *synopsis;
 	const char *summary;
 	const char *options;
+	const struct option *longopts;	/* also listed by --list-options */
 	int (*run)(const struct command *cmd, const char *device,
 		   int argc, char **argv);
 };
@@ -1080,6 +1081,7 @@ static const struct command commands[] = {
 		"  -l, --label=LABEL      label, at most 15 bytes (none)\n"
 		"  -t, --timestamp=NS     nanoseconds since the epoch\n"
 		"                         (0: the driver stamps it)\n",
+		.longopts = push_options,
 		.run = cmd_push,
 	},
 	{
@@ -1093,6 +1095,7 @@ static const struct command commands[] = {
 		"  -v, --verbose          print how many readings were pushed\n"
 		"  A malformed line stops the feed: the lines before it are\n"
 		"  pushed, none after it, and the exit status is 1.\n",
+		.longopts = feed_options,
 		.run = cmd_feed,
 	},
 	{
@@ -1104,6 +1107,7 @@ static const struct command commands[] = {
 		"                         object) or prometheus (the text\n"
 		"                         exposition format)\n"
 		"  -j, --json             the same as --format=json\n",
+		.longopts = stats_options,
 		.run = cmd_stats,
 	},
 	{
@@ -1111,6 +1115,7 @@ static const struct command commands[] = {
 		.synopsis = "",
 		.summary = "Discard the readings held; sequence numbers go on.",
 		.options = "",
+		.longopts = clear_options,
 		.run = cmd_clear,
 	},
 	{
@@ -1123,6 +1128,7 @@ static const struct command commands[] = {
 		"  -n, --count=COUNT      stop after COUNT readings\n"
 		"  -N, --new              only readings pushed from now on\n"
 		"                         (default: from the oldest held)\n",
+		.longopts = watch_options,
 		.run = cmd_watch,
 	},
 	{
@@ -1133,6 +1139,7 @@ static const struct command commands[] = {
 		.options =
 		"  N is " RANGE_CAPACITY "; the newest readings that fit\n"
 		"  are kept.\n",
+		.longopts = capacity_options,
 		.run = cmd_capacity,
 	},
 };
@@ -1197,12 +1204,39 @@ static int finish(int status)
 	return status;
 }
 
+/* Values of the options that have no short form. */
+enum {
+	OPT_LIST_COMMANDS = 0x100,
+	OPT_LIST_OPTIONS,
+};
+
 static const struct option main_options[] = {
 	{ "device",	required_argument,	NULL,	'd' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
+	{ "list-commands", no_argument,		NULL,	OPT_LIST_COMMANDS },
+	{ "list-options", no_argument,		NULL,	OPT_LIST_OPTIONS },
 	{ NULL,		0,			NULL,	0 }
 };
+
+/*
+ * For the bash completion, which so never lists an option the tool does
+ * not take: every option of @opts, one per line, the short form on a line
+ * of its own, a long one that takes an argument with a trailing "=". The
+ * --list-* options themselves are not listed.
+ */
+static int list_options(const struct option *opts)
+{
+	for (; opts->name; opts++) {
+		if (!strncmp(opts->name, "list-", 5))
+			continue;
+		if (opts->val > 0 && opts->val < 0x100 && isalnum(opts->val))
+			printf("-%c\n", opts->val);
+		printf("--%s%s\n", opts->name,
+		       opts->has_arg == required_argument ? "=" : "");
+	}
+	return EXIT_SUCCESS;
+}
 
 int main(int argc, char **argv)
 {
@@ -1225,6 +1259,12 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("seqringctl %s\n", SEQRING_VERSION);
 			return finish(EXIT_SUCCESS);
+		case OPT_LIST_COMMANDS:
+			for (i = 0; i < ARRAY_SIZE(commands); i++)
+				printf("%s\n", commands[i].name);
+			return finish(EXIT_SUCCESS);
+		case OPT_LIST_OPTIONS:
+			return finish(list_options(main_options));
 		default:
 			return usage_hint(NULL);
 		}
@@ -1241,6 +1281,9 @@ int main(int argc, char **argv)
 			argv[optind]);
 		return usage_hint(NULL);
 	}
+
+	if (optind + 2 == argc && !strcmp(argv[optind + 1], "--list-options"))
+		return finish(list_options(cmd->longopts));
 
 	/* The command parses its own options, from its own argv[1]. */
 	argc -= optind;
