@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqringctl - push readings to /dev/seqring, read its counters, clear it
+ * seqringctl - push readings to /dev/seqring, watch them arrive, print its
+ * counters, clear it, show or set its capacity
  *
  * Usage:
  *	seqringctl [-d DEVICE] push [-c CHANNEL] [-l LABEL] [-t NS] VALUE...
@@ -1165,7 +1166,8 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"Usage: seqringctl [-d DEVICE] COMMAND [ARGS]\n"
 		"\n"
-		"Push readings to a seqring device, read its counters, clear it.\n"
+		"Push readings to a seqring device, watch them arrive (watch), print its\n"
+		"counters, clear it, show or set its capacity.\n"
 		"\n"
 		"Options (before COMMAND):\n"
 		"  -d, --device=DEVICE    device node (default %s)\n"
