@@ -68,7 +68,8 @@ help:
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
 	@echo "           debug kernel's stress tier and check-planted"
-	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
+	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/,"
+	@echo "           and the man pages checked against the code"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
 	@echo "  install-tools  install the tool, man pages, header, udev rule,"
 	@echo "           sysusers.d entry, modprobe.d/modules-load.d examples"
@@ -102,8 +103,10 @@ $(CHECKPATCH):
 		'*/scripts/const_structs.checkpatch'
 
 # driver/compat.h is where version checks belong: there only, checkpatch
-# is told to accept them.
+# is told to accept them. tests/docs/check-docs.sh checks the man pages
+# against the code (options, commands, ioctls, errnos, files).
 lint: $(CHECKPATCH)
+	tests/docs/check-docs.sh
 	$(CHECKPATCH) --strict --no-tree --quiet -f $(filter-out driver/compat.h,$(LINT_FILES))
 	$(CHECKPATCH) --strict --no-tree --quiet -f \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON driver/compat.h
