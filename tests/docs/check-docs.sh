@@ -21,6 +21,7 @@ SEQRING_TESTS=${SEQRING_TESTS:-$PWD/tests}
 . "$SEQRING_TESTS/lib.sh"
 
 ctl_c=tools/seqringctl.c
+ctl_srcs="tools/seqringctl.c tools/seqringctl-stream.c"
 ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
 uapi=include/uapi/linux/seqring.h
@@ -54,8 +55,8 @@ missing() {
 
 # The option tables: lines like { "channel", required_argument, NULL, 'c' },
 # between "struct option NAME[] = {" and "};".
-opt_lines=$(awk '/^static const struct option [a-z_]+\[\] = \{/ { on = 1; next }
-	on && /^\};/ { on = 0 } on' "$ctl_c")
+opt_lines=$(awk '/^(static )?const struct option [a-z_]+\[\] = \{/ { on = 1; next }
+	on && /^\};/ { on = 0 } on' $ctl_srcs)
 longs=$(printf '%s\n' "$opt_lines" | sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/--\1/p' | sort -u)
 shorts=$(printf '%s\n' "$opt_lines" | sed -n "s/.*'\\([a-zA-Z0-9]\\)' },\$/-\\1/p" | sort -u)
 commands=$(sed -n 's/^[[:space:]]*\.name = "\([a-z]*\)",$/\1/p' "$ctl_c")

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * seqringctl - what the command files share: the command table's entry,
+ * and the messages every command gives the same way
+ *
+ * seqringctl.c has main(), the command table and the commands that do
+ * one ioctl; seqringctl-stream.c the commands that read the stream (watch).
+ */
+#ifndef _SEQRINGCTL_H_
+#define _SEQRINGCTL_H_
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#define EXIT_USAGE		2
+
+#define RANGE_S64	"-9223372036854775808..9223372036854775807"
+#define RANGE_U32	"0..4294967295"
+#define RANGE_U64	"0..18446744073709551615"
+#define RANGE_CAPACITY	"1..16777216"
+
+struct command {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const char *options;
+	const struct option *longopts;	/* also listed by --list-options */
+	int (*run)(const struct command *cmd, const char *device,
+		   int argc, char **argv);
+};
+
+/*
+ * The signal that ended a command (watch), re-raised by main() once the
+ * output is flushed, so that the caller sees the process die by it (as
+ * tail -f does).
+ */
+extern int fatal_signal;
+
+/*
+ * Each prints its message on stderr and returns the exit status to end
+ * with: EXIT_USAGE for usage_hint() and unexpected_arg(), EXIT_FAILURE for
+ * the others. @err is a negative errno value, except for output_error().
+ */
+int usage_hint(const struct command *cmd);
+int unexpected_arg(const struct command *cmd, const char *arg);
+int open_error(const char *device, int err);
+int device_error(const char *device, const char *what, int err);
+/*
+ * Standard output cannot be written (@err: errno). A reader that went away
+ * (EPIPE) ends the program as tail -f ends: by SIGPIPE, or if that is
+ * ignored, with status 1 and nothing on stderr.
+ */
+int output_error(int err);
+
+/* --help of a command: its usage, summary and options, on stdout. */
+int cmd_help(const struct command *cmd);
+
+/* "invalid WHAT 'STR': ..." for a number; @where is "" or "stdin:LINE: ". */
+void report_number(const char *where, const char *what, const char *str,
+		   int err, const char *range);
+
+extern const struct option watch_options[];
+int cmd_watch(const struct command *cmd, const char *device,
+	      int argc, char **argv);
+
+#endif /* _SEQRINGCTL_H_ */
