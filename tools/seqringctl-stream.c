@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seqringctl-stream - the commands that read the stream of /dev/seqring:
- * watch follows it like tail -f
+ * dump prints what the ring holds and exits, watch follows it like tail -f
  *
  * Each open file of the device reads whole struct seqring_record from a
  * cursor of its own (seqring(4)): from the oldest reading held, or with
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/seqring.h>
@@ -28,7 +29,14 @@
 #include "seqringctl.h"
 
 /* Records per read(): 12 KiB, a few hundred lines of output per flush. */
-#define WATCH_RECORDS		256
+#define STREAM_RECORDS		256
+
+/* Values of the options that have no short form. */
+enum {
+	OPT_AFTER = 0x100,
+	OPT_CURSOR_FILE,
+	OPT_TIME_FORMAT,
+};
 
 /* The signals that end watch, as they end tail -f. */
 static const int watch_signals[] = { SIGHUP, SIGINT, SIGTERM };
@@ -106,45 +114,97 @@ static void json_print_label(const char *label)
 	putchar('"');
 }
 
-static void watch_print(const struct seqring_record *rec, bool json)
+/* "2026-12-04T21:07:31.123456789+01:00": local time, as dmesg --time-format=iso. */
+#define ISO_TIME_LEN		36
+
+static void format_iso_time(char *buf, __u64 ns)
+{
+	time_t sec = ns / 1000000000;
+	char zone[8] = "+0000";
+	struct tm tm;
+	size_t n;
+
+	if (!localtime_r(&sec, &tm)) {
+		snprintf(buf, ISO_TIME_LEN, "-");
+		return;
+	}
+	n = strftime(buf, ISO_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	/* ISO 8601 writes the offset +hh:mm; strftime's %z gives +hhmm. */
+	snprintf(buf + n, ISO_TIME_LEN - n, ".%09llu%.3s:%.2s",
+		 (unsigned long long)(ns % 1000000000), zone, zone + 3);
+}
+
+struct stream {
+	const char *device;
+	int fd;
+	bool follow;		/* watch: wait for more; dump: stop at the end */
+	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
+	bool json;
+	bool iso_time;		/* -T: the time as ISO 8601, not nanoseconds */
+	bool new_only;		/* watch --new */
+	__u64 limit;		/* readings to show; 0: no limit */
+	__u64 shown;
+	__u64 next_seq;		/* sequence number expected next */
+	__u64 end_seq;		/* dump: the newest reading when it began */
+	bool behind;		/* read() said -EPIPE; next_seq is stale */
+	/* Filters: a reading is shown if it matches one of each given. */
+	__u32 *channels;
+	size_t nr_channels;
+	char (*labels)[SEQRING_LABEL_LEN];
+	size_t nr_labels;
+};
+
+static bool stream_match(const struct stream *st,
+			 const struct seqring_reading *r)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_channels; i++)
+		if (r->channel == st->channels[i])
+			break;
+	if (st->nr_channels && i == st->nr_channels)
+		return false;
+	for (i = 0; i < st->nr_labels; i++)
+		if (!strncmp(r->label, st->labels[i], SEQRING_LABEL_LEN))
+			break;
+	return !st->nr_labels || i < st->nr_labels;
+}
+
+static void stream_print(const struct stream *st,
+			 const struct seqring_record *rec)
 {
 	const struct seqring_reading *r = &rec->reading;
+	char time[ISO_TIME_LEN];
 
-	if (json) {
+	if (st->json || st->iso_time)
+		format_iso_time(time, r->timestamp_ns);
+	if (st->json) {
 		/* 64-bit numbers as strings, as in print_stats(). */
-		printf("{\"seq\": \"%llu\", \"timestamp_ns\": \"%llu\", ",
+		printf("{\"seq\": \"%llu\", \"timestamp_ns\": \"%llu\", \"time\": \"%s\", ",
 		       (unsigned long long)rec->seq,
-		       (unsigned long long)r->timestamp_ns);
+		       (unsigned long long)r->timestamp_ns, time);
 		printf("\"channel\": %u, \"value\": \"%lld\", \"label\": ",
 		       r->channel, (long long)r->value);
 		json_print_label(r->label);
 		fputs("}\n", stdout);
-	} else {
-		printf("%llu %llu %u %lld ", (unsigned long long)rec->seq,
-		       (unsigned long long)r->timestamp_ns, r->channel,
-		       (long long)r->value);
-		watch_print_label(r->label);
-		putchar('\n');
+		return;
 	}
+	printf("%llu ", (unsigned long long)rec->seq);
+	if (st->iso_time)
+		printf("%s ", time);
+	else
+		printf("%llu ", (unsigned long long)r->timestamp_ns);
+	printf("%u %lld ", r->channel, (long long)r->value);
+	watch_print_label(r->label);
+	putchar('\n');
 }
-
-struct watch_state {
-	const char *device;
-	int fd;
-	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
-	bool json;
-	__u64 limit;		/* readings to show; 0: no limit */
-	__u64 shown;
-	__u64 next_seq;		/* sequence number expected next */
-	bool behind;		/* read() said -EPIPE; next_seq is stale */
-};
 
 /*
  * After -EPIPE the driver resumes at the oldest reading it holds; the gap
  * between that reading and the one expected is what was missed.
  */
-static void watch_record(struct watch_state *st,
-			 const struct seqring_record *rec)
+static void stream_record(struct stream *st, const struct seqring_record *rec)
 {
 	if (st->behind) {
 		if (rec->seq > st->next_seq)
@@ -158,18 +218,21 @@ static void watch_record(struct watch_state *st,
 				st->device);
 		st->behind = false;
 	}
-	watch_print(rec, st->json);
 	st->next_seq = rec->seq + 1;
+	if (!stream_match(st, &rec->reading))
+		return;
+	stream_print(st, rec);
 	st->shown++;
 }
 
 /*
  * Sequence number of the first reading this open file will read, for the
- * count of readings missed if the first read() already says -EPIPE. The
- * stats come after open() (or lseek()), so a reading overwritten in between
- * is not counted: the count errs low, never high.
+ * count of readings missed if the first read() already says -EPIPE; and
+ * for dump the newest reading, where it stops. The stats come after
+ * open() (or lseek()), so a reading overwritten in between is not
+ * counted: the count errs low, never high.
  */
-static int watch_first_seq(struct watch_state *st, bool new_only)
+static int stream_start(struct stream *st)
 {
 	struct seqring_stats s;
 	int ret;
@@ -177,7 +240,8 @@ static int watch_first_seq(struct watch_state *st, bool new_only)
 	ret = seqring_get_stats(st->fd, &s);
 	if (ret)
 		return device_error(st->device, "cannot read stats", ret);
-	st->next_seq = (s.count && !new_only) ? s.oldest_seq : s.total + 1;
+	st->next_seq = (s.count && !st->new_only) ? s.oldest_seq : s.total + 1;
+	st->end_seq = s.total;
 	return 0;
 }
 
@@ -190,7 +254,7 @@ static int watch_first_seq(struct watch_state *st, bool new_only)
  * reader is gone), so that "watch | head -n 1" ends when head does, not
  * only at the next reading, as tail -f does.
  */
-static int watch_wait(struct watch_state *st, const sigset_t *waitmask)
+static int watch_wait(struct stream *st, const sigset_t *waitmask)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = st->fd, .events = POLLIN },
@@ -209,20 +273,25 @@ static int watch_wait(struct watch_state *st, const sigset_t *waitmask)
 	return 0;
 }
 
-static int watch_loop(struct watch_state *st, const sigset_t *waitmask)
+/* Read and show until the limit, a signal, or (dump) the end. */
+static int stream_loop(struct stream *st, const sigset_t *waitmask)
 {
-	struct seqring_record buf[WATCH_RECORDS];
+	struct seqring_record buf[STREAM_RECORDS];
 	size_t want, i;
 	ssize_t n;
 
 	while (!watch_interrupted && (!st->limit || st->shown < st->limit)) {
 		want = ARRAY_SIZE(buf);
-		if (st->limit && st->limit - st->shown < want)
+		/* Filtered: what is read need not be shown. */
+		if (st->limit && !st->nr_channels && !st->nr_labels &&
+		    st->limit - st->shown < want)
 			want = st->limit - st->shown;
 		n = read(st->fd, buf, want * sizeof(buf[0]));
 		if (n < 0) {
 			switch (errno) {
 			case EAGAIN:
+				if (!st->follow)
+					return EXIT_SUCCESS;
 				if (watch_wait(st, waitmask))
 					return EXIT_FAILURE;
 				continue;
@@ -242,8 +311,14 @@ static int watch_loop(struct watch_state *st, const sigset_t *waitmask)
 		if (n % sizeof(buf[0]))
 			return device_error(st->device,
 					    "read a partial record", -EIO);
-		for (i = 0; i < n / sizeof(buf[0]); i++)
-			watch_record(st, &buf[i]);
+		for (i = 0; i < n / sizeof(buf[0]); i++) {
+			/* dump: what was pushed after it began is not its. */
+			if (!st->follow && buf[i].seq > st->end_seq)
+				return EXIT_SUCCESS;
+			stream_record(st, &buf[i]);
+			if (st->limit && st->shown == st->limit)
+				break;
+		}
 		/* Like tail -f: each batch shows up as soon as it is read. */
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout))
@@ -260,33 +335,40 @@ static bool is_pipe(int fd)
 	return !fstat(fd, &sb) && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode));
 }
 
-const struct option watch_options[] = {
-	{ "json",	no_argument,		NULL,	'j' },
-	{ "count",	required_argument,	NULL,	'n' },
-	{ "new",	no_argument,		NULL,	'N' },
-	{ "help",	no_argument,		NULL,	'h' },
-	{ NULL,		0,			NULL,	0 }
-};
-
-int cmd_watch(const struct command *cmd, const char *device,
-	      int argc, char **argv)
+/* Append @item (@size bytes) to the array *@arr of *@nr items. */
+static int append(void *arr, size_t *nr, const void *item, size_t size)
 {
-	struct watch_state st = { .device = device, .fd = -1 };
-	struct sigaction sa, old_sa[ARRAY_SIZE(watch_signals)];
-	sigset_t block, waitmask;
-	bool new_only = false;
-	int opt, ret, status;
-	size_t i;
+	void *p = realloc(*(void **)arr, (*nr + 1) * size);
 
-	while ((opt = getopt_long(argc, argv, "+jn:Nh",
-				  watch_options, NULL)) != -1) {
+	if (!p)
+		return -ENOMEM;
+	memcpy((char *)p + *nr * size, item, size);
+	*(void **)arr = p;
+	(*nr)++;
+	return 0;
+}
+
+/*
+ * The options of watch and dump; getopt_long() refuses those that the
+ * command's table does not have.
+ */
+static int stream_parse(const struct command *cmd, struct stream *st,
+			int argc, char **argv)
+{
+	char label[SEQRING_LABEL_LEN];
+	__u32 channel;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv,
+				  st->follow ? "+jn:Nc:l:Th" : "+jc:l:Th",
+				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			st.json = true;
+			st->json = true;
 			break;
 		case 'n':
-			ret = seqring_parse_u64(optarg, &st.limit);
-			if (!ret && !st.limit)
+			ret = seqring_parse_u64(optarg, &st->limit);
+			if (!ret && !st->limit)
 				ret = -ERANGE;
 			if (ret) {
 				report_number("", "count", optarg, ret,
@@ -295,7 +377,44 @@ int cmd_watch(const struct command *cmd, const char *device,
 			}
 			break;
 		case 'N':
-			new_only = true;
+			st->new_only = true;
+			break;
+		case 'c':
+			ret = seqring_parse_u32(optarg, &channel);
+			if (ret) {
+				report_number("", "channel", optarg, ret,
+					      RANGE_U32);
+				return usage_hint(cmd);
+			}
+			if (append(&st->channels, &st->nr_channels, &channel,
+				   sizeof(channel)))
+				return out_of_memory();
+			break;
+		case 'l':
+			if (strlen(optarg) > SEQRING_LABEL_MAX) {
+				report_label("", optarg);
+				return usage_hint(cmd);
+			}
+			memset(label, 0, sizeof(label));
+			memcpy(label, optarg, strlen(optarg));
+			if (append(&st->labels, &st->nr_labels, label,
+				   sizeof(label)))
+				return out_of_memory();
+			break;
+		case 'T':
+			st->iso_time = true;
+			break;
+		case OPT_TIME_FORMAT:
+			if (!strcmp(optarg, "iso")) {
+				st->iso_time = true;
+			} else if (!strcmp(optarg, "ns")) {
+				st->iso_time = false;
+			} else {
+				fprintf(stderr,
+					"seqringctl: %s: unknown time format '%s' (ns, iso)\n",
+					cmd->name, optarg);
+				return usage_hint(cmd);
+			}
 			break;
 		case 'h':
 			return cmd_help(cmd);
@@ -305,20 +424,45 @@ int cmd_watch(const struct command *cmd, const char *device,
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
+	return -1;
+}
 
-	st.fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
-	if (st.fd < 0)
-		return open_error(device, st.fd);
-	if (new_only && lseek(st.fd, 0, SEEK_END) < 0) {
-		status = device_error(device, "cannot seek past the newest reading",
+/*
+ * Open the device and read from where the options say, until the end
+ * (dump) or a signal (watch).
+ */
+static int stream_run(const struct command *cmd, struct stream *st,
+		      int argc, char **argv)
+{
+	struct sigaction sa, old_sa[ARRAY_SIZE(watch_signals)];
+	sigset_t block, waitmask;
+	int status;
+	size_t i;
+
+	status = stream_parse(cmd, st, argc, argv);
+	if (status >= 0)
+		goto out_free;
+
+	st->fd = seqring_open(st->device, O_RDONLY | O_NONBLOCK);
+	if (st->fd < 0) {
+		status = open_error(st->device, st->fd);
+		goto out_free;
+	}
+	if (st->new_only && lseek(st->fd, 0, SEEK_END) < 0) {
+		status = device_error(st->device,
+				      "cannot seek past the newest reading",
 				      -errno);
 		goto out_close;
 	}
-	status = watch_first_seq(&st, new_only);
+	status = stream_start(st);
 	if (status)
 		goto out_close;
+	if (!st->follow) {
+		status = stream_loop(st, NULL);
+		goto out_close;
+	}
 
-	st.poll_stdout = is_pipe(STDOUT_FILENO);
+	st->poll_stdout = is_pipe(STDOUT_FILENO);
 
 	/*
 	 * The signals are delivered only inside ppoll(); see watch_wait().
@@ -342,7 +486,7 @@ int cmd_watch(const struct command *cmd, const char *device,
 		sigaction(watch_signals[i], &sa, NULL);
 	}
 
-	status = watch_loop(&st, &waitmask);
+	status = stream_loop(st, &waitmask);
 
 	for (i = 0; i < ARRAY_SIZE(watch_signals); i++)
 		if (sigismember(&block, watch_signals[i]))
@@ -351,6 +495,45 @@ int cmd_watch(const struct command *cmd, const char *device,
 	/* main() re-raises it after flushing what was read. */
 	fatal_signal = watch_interrupted;
 out_close:
-	close(st.fd);
+	close(st->fd);
+out_free:
+	free(st->channels);
+	free(st->labels);
 	return status;
+}
+
+const struct option watch_options[] = {
+	{ "json",	no_argument,		NULL,	'j' },
+	{ "count",	required_argument,	NULL,	'n' },
+	{ "new",	no_argument,		NULL,	'N' },
+	{ "channel",	required_argument,	NULL,	'c' },
+	{ "label",	required_argument,	NULL,	'l' },
+	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+int cmd_watch(const struct command *cmd, const char *device,
+	      int argc, char **argv)
+{
+	struct stream st = { .device = device, .fd = -1, .follow = true };
+
+	return stream_run(cmd, &st, argc, argv);
+}
+
+const struct option dump_options[] = {
+	{ "json",	no_argument,		NULL,	'j' },
+	{ "channel",	required_argument,	NULL,	'c' },
+	{ "label",	required_argument,	NULL,	'l' },
+	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+int cmd_dump(const struct command *cmd, const char *device,
+	     int argc, char **argv)
+{
+	struct stream st = { .device = device, .fd = -1 };
+
+	return stream_run(cmd, &st, argc, argv);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqringctl - push readings to /dev/seqring, watch them arrive, print its
+ * seqringctl - push readings to /dev/seqring, dump or watch them, print its
  * counters, clear it, show or set its capacity
  *
  * Usage:
@@ -8,7 +8,9 @@
  *	seqringctl [-d DEVICE] feed [-b BATCH] [-c CHANNEL] [-v] < FILE
  *	seqringctl [-d DEVICE] stats [--json | --format=FORMAT]
  *	seqringctl [-d DEVICE] clear
- *	seqringctl [-d DEVICE] watch [--json] [-n COUNT] [--new]
+ *	seqringctl [-d DEVICE] dump [--json] [-T] [-c CHANNEL]... [-l LABEL]...
+ *	seqringctl [-d DEVICE] watch [--json] [-T] [-c CHANNEL]... [-l LABEL]...
+ *		[-n COUNT] [--new]
  *	seqringctl [-d DEVICE] capacity [N]
  *	seqringctl --version
  *
@@ -97,7 +99,7 @@ void report_number(const char *where, const char *what,
 			where, what, str);
 }
 
-static void report_label(const char *where, const char *label)
+void report_label(const char *where, const char *label)
 {
 	fprintf(stderr, "seqringctl: %slabel '%s' has %zu bytes, at most %d\n",
 		where, label, strlen(label), SEQRING_LABEL_MAX);
@@ -125,7 +127,7 @@ int device_error(const char *device, const char *what, int err)
 	return EXIT_FAILURE;
 }
 
-static int out_of_memory(void)
+int out_of_memory(void)
 {
 	fprintf(stderr, "seqringctl: %s\n", strerror(ENOMEM));
 	return EXIT_FAILURE;
@@ -709,6 +711,15 @@ static int cmd_capacity(const struct command *cmd, const char *device,
 	return EXIT_SUCCESS;
 }
 
+/* What dump and watch share. */
+#define STREAM_OPTIONS_HELP						\
+	"  -j, --json             one JSON object per line\n"		\
+	"  -T, --time-format=iso  the time as ISO 8601, not nanoseconds\n" \
+	"      --time-format=ns   nanoseconds since the epoch (default)\n" \
+	"  -c, --channel=CHANNEL  only readings of CHANNEL (repeatable)\n" \
+	"  -l, --label=LABEL      only readings labelled LABEL\n"		\
+	"                         (repeatable)\n"
+
 static const struct command commands[] = {
 	{
 		.name = "push",
@@ -758,13 +769,24 @@ static const struct command commands[] = {
 		.run = cmd_clear,
 	},
 	{
+		.name = "dump",
+		.synopsis = "[--json] [-T] [-c CHANNEL]... [-l LABEL]...",
+		.summary =
+		"Print the readings the ring holds, oldest first, and exit.",
+		.options =
+		STREAM_OPTIONS_HELP,
+		.longopts = dump_options,
+		.run = cmd_dump,
+	},
+	{
 		.name = "watch",
-		.synopsis = "[--json] [-n COUNT] [--new]",
+		.synopsis =
+		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [-n COUNT] [--new]",
 		.summary =
 		"Follow readings as they arrive, like tail -f, until a signal.",
 		.options =
-		"  -j, --json             one JSON object per line\n"
-		"  -n, --count=COUNT      stop after COUNT readings\n"
+		STREAM_OPTIONS_HELP
+		"  -n, --count=COUNT      stop after COUNT readings shown\n"
 		"  -N, --new              only readings pushed from now on\n"
 		"                         (default: from the oldest held)\n",
 		.longopts = watch_options,
@@ -804,7 +826,7 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"Usage: seqringctl [-d DEVICE] COMMAND [ARGS]\n"
 		"\n"
-		"Push readings to a seqring device, watch them arrive (watch), print its\n"
+		"Push readings to a seqring device, dump or watch them, print its\n"
 		"counters, clear it, show or set its capacity.\n"
 		"\n"
 		"Options (before COMMAND):\n"

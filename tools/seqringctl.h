@@ -4,7 +4,8 @@
  * and the messages every command gives the same way
  *
  * seqringctl.c has main(), the command table and the commands that do
- * one ioctl; seqringctl-stream.c the commands that read the stream (watch).
+ * one ioctl; seqringctl-stream.c the commands that read the stream (dump,
+ * watch).
  */
 #ifndef _SEQRINGCTL_H_
 #define _SEQRINGCTL_H_
@@ -58,9 +59,15 @@ int cmd_help(const struct command *cmd);
 /* "invalid WHAT 'STR': ..." for a number; @where is "" or "stdin:LINE: ". */
 void report_number(const char *where, const char *what, const char *str,
 		   int err, const char *range);
+/* "label 'LABEL' has N bytes, at most 15" */
+void report_label(const char *where, const char *label);
+int out_of_memory(void);
 
 extern const struct option watch_options[];
 int cmd_watch(const struct command *cmd, const char *device,
 	      int argc, char **argv);
+extern const struct option dump_options[];
+int cmd_dump(const struct command *cmd, const char *device,
+	     int argc, char **argv);
 
 #endif /* _SEQRINGCTL_H_ */

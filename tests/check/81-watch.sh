@@ -104,8 +104,8 @@ is '"a b";"x\\y";[99, 97, 102, 233];"-";"";' \
 	"$(sed 's/.*"label": \(.*\)}$/\1/' "$T/j" | awk '{ printf "%s;", $0 }')" \
 	"watch --json: labels as JSON strings, one that is not UTF-8 as its bytes"
 like "$(head -n 1 "$T/j")" \
-	'^\{"seq": "1", "timestamp_ns": "[0-9]+", "channel": 1, "value": "10", "label": "a b"\}$' \
-	"watch --json prints one object per line with seq, timestamp_ns, channel, value, label"
+	'^\{"seq": "1", "timestamp_ns": "[0-9]+", "time": "[-0-9T:.+]+", "channel": 1, "value": "10", "label": "a b"\}$' \
+	"watch --json prints one object per line with seq, timestamp_ns, time, channel, value, label"
 
 watch_bg "$T/n" "$T/ne" --new -n 1
 asleep "$WATCH_PID" || diag "watch --new is not asleep"

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 12
+plan 13
 
 ctl=$PWD/tools/seqringctl
 
@@ -60,11 +60,19 @@ $cmd: --help has '$want', completion offers '$got'"
 done
 is "" "$diff" "every command: the options offered are those of its --help"
 
-# Every value offered for --format is in stats --help.
-missing=
-for v in $(comp stats --format =); do
-	"$ctl" stats --help | grep -qw -- "$v" || missing="$missing $v"
-done
-is "" "$missing" "every --format value offered is in stats --help"
+# Every value offered for an option is in the --help of the command.
+# values_missing CMD OPTION: the values offered for CMD's --OPTION= that
+# its --help does not name.
+values_missing() {
+	local v missing=
+	for v in $(comp "$1" "$2" =); do
+		"$ctl" "$1" --help | grep -q -- "$2=$v\|[ (,]$v[ ),]" ||
+			missing="$missing $v"
+	done
+	echo "${missing# }"
+}
+is "" "$(values_missing stats --format)" "every --format value offered is in stats --help"
+is "iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format)" \
+	"--time-format= offers iso and ns, both in watch --help"
 
 done_testing
