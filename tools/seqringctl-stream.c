@@ -7,6 +7,10 @@
  * cursor of its own (seqring(4)): from the oldest reading held, or with
  * lseek(SEEK_END) from the next one pushed; read() says -EPIPE once when
  * readings it had not read were overwritten, and goes on from the oldest.
+ *
+ * --after SEQ and --cursor-file resume where an earlier run stopped: read
+ * from the oldest reading held and skip those up to SEQ; the gap between
+ * SEQ and the first reading after it is what was missed in between.
  */
 
 /* ppoll() */
@@ -148,6 +152,11 @@ struct stream {
 	__u64 next_seq;		/* sequence number expected next */
 	__u64 end_seq;		/* dump: the newest reading when it began */
 	bool behind;		/* read() said -EPIPE; next_seq is stale */
+	bool have_after;	/* --after or a cursor file: skip to after */
+	__u64 after;
+	bool resuming;		/* the gap after @after is not reported yet */
+	const char *cursor_file;
+	__u64 saved;		/* the sequence number in the cursor file */
 	/* Filters: a reading is shown if it matches one of each given. */
 	__u32 *channels;
 	size_t nr_channels;
@@ -200,13 +209,27 @@ static void stream_print(const struct stream *st,
 	putchar('\n');
 }
 
+/* Readings missed since the cursor: from next_seq up to, not with, @seq. */
+static void report_resume_gap(struct stream *st, __u64 seq)
+{
+	if (seq > st->next_seq)
+		fprintf(stderr,
+			"seqringctl: %s: %llu readings missed after the cursor (seq %llu)\n",
+			st->device, (unsigned long long)(seq - st->next_seq),
+			(unsigned long long)st->after);
+	st->resuming = false;
+}
+
 /*
  * After -EPIPE the driver resumes at the oldest reading it holds; the gap
  * between that reading and the one expected is what was missed.
  */
 static void stream_record(struct stream *st, const struct seqring_record *rec)
 {
-	if (st->behind) {
+	/* Shown (or filtered out) by the run that saved the cursor. */
+	if (st->have_after && rec->seq <= st->after)
+		return;
+	if (st->behind && !st->resuming) {
 		if (rec->seq > st->next_seq)
 			fprintf(stderr,
 				"seqringctl: %s: fell behind, %llu readings missed\n",
@@ -216,8 +239,10 @@ static void stream_record(struct stream *st, const struct seqring_record *rec)
 			fprintf(stderr,
 				"seqringctl: %s: fell behind, readings missed\n",
 				st->device);
-		st->behind = false;
 	}
+	if (st->resuming)
+		report_resume_gap(st, rec->seq);
+	st->behind = false;
 	st->next_seq = rec->seq + 1;
 	if (!stream_match(st, &rec->reading))
 		return;
@@ -242,7 +267,100 @@ static int stream_start(struct stream *st)
 		return device_error(st->device, "cannot read stats", ret);
 	st->next_seq = (s.count && !st->new_only) ? s.oldest_seq : s.total + 1;
 	st->end_seq = s.total;
+	if (!st->have_after)
+		return 0;
+	/*
+	 * Sequence numbers start at 1 when the module is loaded: a cursor
+	 * past the newest reading ever pushed is from before a reload.
+	 */
+	if (st->after > s.total) {
+		fprintf(stderr,
+			"seqringctl: %s: cursor %llu is past the newest reading ever pushed (%llu): the module was reloaded? Reading from the oldest held\n",
+			st->device, (unsigned long long)st->after,
+			(unsigned long long)s.total);
+		st->after = 0;
+		st->saved = 0;
+	}
+	st->next_seq = st->after + 1;
+	st->resuming = true;
 	return 0;
+}
+
+/*
+ * --cursor-file: the sequence number of the last reading this command
+ * read (shown or filtered out), one decimal line. None yet (ENOENT): 0.
+ */
+static int cursor_load(struct stream *st)
+{
+	char buf[32];
+	size_t n;
+	FILE *f;
+	int ret;
+
+	f = fopen(st->cursor_file, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "seqringctl: %s: cannot read the cursor: %s\n",
+			st->cursor_file, strerror(errno));
+		return EXIT_FAILURE;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	ret = seqring_parse_u64(buf, &st->after);
+	if (ret || n == sizeof(buf) - 1) {
+		fprintf(stderr,
+			"seqringctl: %s: not a cursor (one sequence number expected)\n",
+			st->cursor_file);
+		return EXIT_FAILURE;
+	}
+	st->have_after = true;
+	st->saved = st->after;
+	return 0;
+}
+
+/*
+ * Save @seq in the cursor file, replacing it whole (written to FILE.tmp,
+ * then renamed over it), so a reader never finds half a number.
+ */
+static int cursor_save(struct stream *st, __u64 seq)
+{
+	char tmp[4096];
+	FILE *f;
+	int err;
+
+	if (!st->cursor_file || seq <= st->saved)
+		return 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", st->cursor_file) >=
+	    (int)sizeof(tmp)) {
+		err = ENAMETOOLONG;
+		goto err;
+	}
+	f = fopen(tmp, "we");
+	if (!f) {
+		err = errno;
+		goto err;
+	}
+	fprintf(f, "%llu\n", (unsigned long long)seq);
+	if (fclose(f)) {
+		err = errno;
+		unlink(tmp);
+		goto err;
+	}
+	if (rename(tmp, st->cursor_file)) {
+		err = errno;
+		unlink(tmp);
+		goto err;
+	}
+	st->saved = seq;
+	return 0;
+err:
+	fprintf(stderr, "seqringctl: %s: cannot save the cursor: %s\n",
+		st->cursor_file, strerror(err));
+	return EXIT_FAILURE;
 }
 
 /*
@@ -273,6 +391,27 @@ static int watch_wait(struct stream *st, const sigset_t *waitmask)
 	return 0;
 }
 
+/*
+ * dump read all there was when it began: what it did not get up to there
+ * was missed (cleared or overwritten, with nothing held after it), and
+ * the cursor moves to the end.
+ */
+static int stream_end(struct stream *st)
+{
+	if (st->end_seq < st->next_seq)
+		return EXIT_SUCCESS;
+	if (st->resuming)
+		report_resume_gap(st, st->end_seq + 1);
+	else if (st->behind)
+		fprintf(stderr,
+			"seqringctl: %s: fell behind, %llu readings missed\n",
+			st->device,
+			(unsigned long long)(st->end_seq + 1 - st->next_seq));
+	st->behind = false;
+	st->next_seq = st->end_seq + 1;
+	return cursor_save(st, st->end_seq);
+}
+
 /* Read and show until the limit, a signal, or (dump) the end. */
 static int stream_loop(struct stream *st, const sigset_t *waitmask)
 {
@@ -291,7 +430,7 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 			switch (errno) {
 			case EAGAIN:
 				if (!st->follow)
-					return EXIT_SUCCESS;
+					return stream_end(st);
 				if (watch_wait(st, waitmask))
 					return EXIT_FAILURE;
 				continue;
@@ -314,15 +453,22 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 		for (i = 0; i < n / sizeof(buf[0]); i++) {
 			/* dump: what was pushed after it began is not its. */
 			if (!st->follow && buf[i].seq > st->end_seq)
-				return EXIT_SUCCESS;
+				break;
 			stream_record(st, &buf[i]);
 			if (st->limit && st->shown == st->limit)
 				break;
 		}
-		/* Like tail -f: each batch shows up as soon as it is read. */
+		/*
+		 * Like tail -f: each batch shows up as soon as it is read;
+		 * then the cursor moves past it.
+		 */
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout))
 			return output_error(errno ? errno : EIO);
+		if (cursor_save(st, st->next_seq - 1))
+			return EXIT_FAILURE;
+		if (i < (size_t)n / sizeof(buf[0]) && !st->follow)
+			return stream_end(st);
 	}
 	return EXIT_SUCCESS;
 }
@@ -404,6 +550,18 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 		case 'T':
 			st->iso_time = true;
 			break;
+		case OPT_AFTER:
+			ret = seqring_parse_u64(optarg, &st->after);
+			if (ret) {
+				report_number("", "sequence number", optarg,
+					      ret, RANGE_U64);
+				return usage_hint(cmd);
+			}
+			st->have_after = true;
+			break;
+		case OPT_CURSOR_FILE:
+			st->cursor_file = optarg;
+			break;
 		case OPT_TIME_FORMAT:
 			if (!strcmp(optarg, "iso")) {
 				st->iso_time = true;
@@ -424,6 +582,12 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
+	if (st->have_after && (st->cursor_file || st->new_only)) {
+		fprintf(stderr,
+			"seqringctl: %s: --after goes with neither --cursor-file nor --new\n",
+			cmd->name);
+		return usage_hint(cmd);
+	}
 	return -1;
 }
 
@@ -443,11 +607,19 @@ static int stream_run(const struct command *cmd, struct stream *st,
 	if (status >= 0)
 		goto out_free;
 
+	if (st->cursor_file) {
+		status = cursor_load(st);
+		if (status)
+			goto out_free;
+	}
 	st->fd = seqring_open(st->device, O_RDONLY | O_NONBLOCK);
 	if (st->fd < 0) {
 		status = open_error(st->device, st->fd);
 		goto out_free;
 	}
+	/* A cursor says where to go on; --new is for the first run. */
+	if (st->have_after)
+		st->new_only = false;
 	if (st->new_only && lseek(st->fd, 0, SEEK_END) < 0) {
 		status = device_error(st->device,
 				      "cannot seek past the newest reading",
@@ -509,6 +681,8 @@ const struct option watch_options[] = {
 	{ "channel",	required_argument,	NULL,	'c' },
 	{ "label",	required_argument,	NULL,	'l' },
 	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
+	{ "after",	required_argument,	NULL,	OPT_AFTER },
+	{ "cursor-file", required_argument,	NULL,	OPT_CURSOR_FILE },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };
@@ -526,6 +700,8 @@ const struct option dump_options[] = {
 	{ "channel",	required_argument,	NULL,	'c' },
 	{ "label",	required_argument,	NULL,	'l' },
 	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
+	{ "after",	required_argument,	NULL,	OPT_AFTER },
+	{ "cursor-file", required_argument,	NULL,	OPT_CURSOR_FILE },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };

@@ -718,7 +718,10 @@ static int cmd_capacity(const struct command *cmd, const char *device,
 	"      --time-format=ns   nanoseconds since the epoch (default)\n" \
 	"  -c, --channel=CHANNEL  only readings of CHANNEL (repeatable)\n" \
 	"  -l, --label=LABEL      only readings labelled LABEL\n"		\
-	"                         (repeatable)\n"
+	"                         (repeatable)\n"					\
+	"      --after=SEQ        only readings after sequence number SEQ\n" \
+	"      --cursor-file=FILE go on after the SEQ saved in FILE, and\n" \
+	"                         save there the last reading read\n"
 
 static const struct command commands[] = {
 	{
@@ -770,7 +773,8 @@ static const struct command commands[] = {
 	},
 	{
 		.name = "dump",
-		.synopsis = "[--json] [-T] [-c CHANNEL]... [-l LABEL]...",
+		.synopsis =
+		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE]",
 		.summary =
 		"Print the readings the ring holds, oldest first, and exit.",
 		.options =
@@ -781,7 +785,7 @@ static const struct command commands[] = {
 	{
 		.name = "watch",
 		.synopsis =
-		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [-n COUNT] [--new]",
+		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [-n COUNT] [--new]",
 		.summary =
 		"Follow readings as they arrive, like tail -f, until a signal.",
 		.options =

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 13
+plan 14
 
 ctl=$PWD/tools/seqringctl
 
@@ -45,6 +45,7 @@ is "$(long_opts "$(printf '%s\n' "$help" | sed '/^Commands:/,$d')")" \
 	"$(comp -- | tr ' ' '\n' | sed 's/=$//' | sort | words)" \
 	"the global long options offered are those of --help"
 is "/dev/null" "$(comp --device = /dev/nul)" "a path after --device="
+is "/dev/null" "$(comp dump --cursor-file = /dev/nul)" "a path after --cursor-file="
 is "json prometheus text" "$(comp stats --format =)" "--format= values"
 is "prometheus" "$(comp stats -f pro)" "-f pro completes"
 is "" "$(comp push -c '')" "nothing offered for an option's own value (push -c)"
