@@ -40,6 +40,7 @@ enum {
 	OPT_AFTER = 0x100,
 	OPT_CURSOR_FILE,
 	OPT_TIME_FORMAT,
+	OPT_JOURNAL,
 };
 
 /* The signals that end watch, as they end tail -f. */
@@ -64,26 +65,30 @@ static void watch_on_signal(int sig)
  * non-ASCII) and the backslash written as \ooo. "-" stands for the empty
  * label, so a label that is "-" itself is written \055.
  */
-static void watch_print_label(const char *label)
+#define ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
+
+static void escape_label(char *buf, const char *label)
 {
 	const unsigned char *p = (const unsigned char *)label;
 	size_t len = strnlen(label, SEQRING_LABEL_LEN);
+	char *o = buf;
 	size_t i;
 
 	if (!len) {
-		putchar('-');
+		strcpy(buf, "-");
 		return;
 	}
 	if (len == 1 && p[0] == '-') {
-		fputs("\\055", stdout);
+		strcpy(buf, "\\055");
 		return;
 	}
 	for (i = 0; i < len; i++) {
 		if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == '\\')
-			printf("\\%03o", p[i]);
+			o += sprintf(o, "\\%03o", p[i]);
 		else
-			putchar(p[i]);
+			*o++ = p[i];
 	}
+	*o = '\0';
 }
 
 /*
@@ -145,6 +150,7 @@ struct stream {
 	bool follow;		/* watch: wait for more; dump: stop at the end */
 	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
 	bool json;
+	int journal;		/* --journal: the journal's socket, else -1 */
 	bool iso_time;		/* -T: the time as ISO 8601, not nanoseconds */
 	bool new_only;		/* watch --new */
 	__u64 limit;		/* readings to show; 0: no limit */
@@ -184,6 +190,7 @@ static void stream_print(const struct stream *st,
 			 const struct seqring_record *rec)
 {
 	const struct seqring_reading *r = &rec->reading;
+	char label[ESCAPED_LABEL_LEN];
 	char time[ISO_TIME_LEN];
 
 	if (st->json || st->iso_time)
@@ -204,9 +211,8 @@ static void stream_print(const struct stream *st,
 		printf("%s ", time);
 	else
 		printf("%llu ", (unsigned long long)r->timestamp_ns);
-	printf("%u %lld ", r->channel, (long long)r->value);
-	watch_print_label(r->label);
-	putchar('\n');
+	escape_label(label, r->label);
+	printf("%u %lld %s\n", r->channel, (long long)r->value, label);
 }
 
 /* Readings missed since the cursor: from next_seq up to, not with, @seq. */
@@ -224,11 +230,14 @@ static void report_resume_gap(struct stream *st, __u64 seq)
  * After -EPIPE the driver resumes at the oldest reading it holds; the gap
  * between that reading and the one expected is what was missed.
  */
-static void stream_record(struct stream *st, const struct seqring_record *rec)
+static int stream_record(struct stream *st, const struct seqring_record *rec)
 {
+	char label[ESCAPED_LABEL_LEN];
+	int ret;
+
 	/* Shown (or filtered out) by the run that saved the cursor. */
 	if (st->have_after && rec->seq <= st->after)
-		return;
+		return 0;
 	if (st->behind && !st->resuming) {
 		if (rec->seq > st->next_seq)
 			fprintf(stderr,
@@ -243,11 +252,21 @@ static void stream_record(struct stream *st, const struct seqring_record *rec)
 	if (st->resuming)
 		report_resume_gap(st, rec->seq);
 	st->behind = false;
+	if (stream_match(st, &rec->reading)) {
+		if (st->journal >= 0) {
+			escape_label(label, rec->reading.label);
+			ret = journal_send(st->journal, rec, label);
+			/* Not sent: the cursor stays before it. */
+			if (ret)
+				return device_error("journal",
+						    "cannot send a reading", ret);
+		} else {
+			stream_print(st, rec);
+		}
+		st->shown++;
+	}
 	st->next_seq = rec->seq + 1;
-	if (!stream_match(st, &rec->reading))
-		return;
-	stream_print(st, rec);
-	st->shown++;
+	return 0;
 }
 
 /*
@@ -416,6 +435,7 @@ static int stream_end(struct stream *st)
 static int stream_loop(struct stream *st, const sigset_t *waitmask)
 {
 	struct seqring_record buf[STREAM_RECORDS];
+	int status = 0;
 	size_t want, i;
 	ssize_t n;
 
@@ -454,8 +474,9 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 			/* dump: what was pushed after it began is not its. */
 			if (!st->follow && buf[i].seq > st->end_seq)
 				break;
-			stream_record(st, &buf[i]);
-			if (st->limit && st->shown == st->limit)
+			status = stream_record(st, &buf[i]);
+			if (status ||
+			    (st->limit && st->shown == st->limit))
 				break;
 		}
 		/*
@@ -465,7 +486,7 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout))
 			return output_error(errno ? errno : EIO);
-		if (cursor_save(st, st->next_seq - 1))
+		if (cursor_save(st, st->next_seq - 1) || status)
 			return EXIT_FAILURE;
 		if (i < (size_t)n / sizeof(buf[0]) && !st->follow)
 			return stream_end(st);
@@ -562,6 +583,9 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 		case OPT_CURSOR_FILE:
 			st->cursor_file = optarg;
 			break;
+		case OPT_JOURNAL:
+			st->journal = 0;	/* connected in stream_run() */
+			break;
 		case OPT_TIME_FORMAT:
 			if (!strcmp(optarg, "iso")) {
 				st->iso_time = true;
@@ -582,6 +606,12 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
+	if (st->journal >= 0 && st->json) {
+		fprintf(stderr,
+			"seqringctl: %s: --journal goes without --json\n",
+			cmd->name);
+		return usage_hint(cmd);
+	}
 	if (st->have_after && (st->cursor_file || st->new_only)) {
 		fprintf(stderr,
 			"seqringctl: %s: --after goes with neither --cursor-file nor --new\n",
@@ -616,6 +646,16 @@ static int stream_run(const struct command *cmd, struct stream *st,
 	if (st->fd < 0) {
 		status = open_error(st->device, st->fd);
 		goto out_free;
+	}
+	if (st->journal >= 0) {
+		st->journal = journal_connect();
+		if (st->journal < 0) {
+			fprintf(stderr,
+				"seqringctl: cannot connect to the journal (/run/systemd/journal/socket): %s\n",
+				strerror(-st->journal));
+			status = EXIT_FAILURE;
+			goto out_close;
+		}
 	}
 	/* A cursor says where to go on; --new is for the first run. */
 	if (st->have_after)
@@ -667,6 +707,8 @@ static int stream_run(const struct command *cmd, struct stream *st,
 	/* main() re-raises it after flushing what was read. */
 	fatal_signal = watch_interrupted;
 out_close:
+	if (st->journal >= 0)
+		close(st->journal);
 	close(st->fd);
 out_free:
 	free(st->channels);
@@ -683,6 +725,7 @@ const struct option watch_options[] = {
 	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
 	{ "after",	required_argument,	NULL,	OPT_AFTER },
 	{ "cursor-file", required_argument,	NULL,	OPT_CURSOR_FILE },
+	{ "journal",	no_argument,		NULL,	OPT_JOURNAL },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };
@@ -690,7 +733,9 @@ const struct option watch_options[] = {
 int cmd_watch(const struct command *cmd, const char *device,
 	      int argc, char **argv)
 {
-	struct stream st = { .device = device, .fd = -1, .follow = true };
+	struct stream st = {
+		.device = device, .fd = -1, .journal = -1, .follow = true
+	};
 
 	return stream_run(cmd, &st, argc, argv);
 }
@@ -709,7 +754,7 @@ const struct option dump_options[] = {
 int cmd_dump(const struct command *cmd, const char *device,
 	     int argc, char **argv)
 {
-	struct stream st = { .device = device, .fd = -1 };
+	struct stream st = { .device = device, .fd = -1, .journal = -1 };
 
 	return stream_run(cmd, &st, argc, argv);
 }

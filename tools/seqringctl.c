@@ -785,11 +785,13 @@ static const struct command commands[] = {
 	{
 		.name = "watch",
 		.synopsis =
-		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [-n COUNT] [--new]",
+		"[--json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [-n COUNT] [--new]",
 		.summary =
 		"Follow readings as they arrive, like tail -f, until a signal.",
 		.options =
 		STREAM_OPTIONS_HELP
+		"      --journal          send each reading to the systemd journal\n"
+		"                         (fields SEQRING_*), not to stdout\n"
 		"  -n, --count=COUNT      stop after COUNT readings shown\n"
 		"  -N, --new              only readings pushed from now on\n"
 		"                         (default: from the oldest held)\n",

@@ -12,6 +12,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <linux/seqring.h>
 
 #define EXIT_USAGE		2
 
@@ -62,6 +63,20 @@ void report_number(const char *where, const char *what, const char *str,
 /* "label 'LABEL' has N bytes, at most 15" */
 void report_label(const char *where, const char *label);
 int out_of_memory(void);
+
+/*
+ * The systemd journal's socket, connected: a file descriptor, or a
+ * negative errno value.
+ */
+int journal_connect(void);
+/*
+ * One reading as one journal entry: MESSAGE (@escaped_label in it),
+ * SYSLOG_TIMESTAMP (the reading's time), SEQRING_SEQ,
+ * SEQRING_TIMESTAMP_NS, SEQRING_CHANNEL, SEQRING_VALUE, SEQRING_LABEL.
+ * Returns 0 or a negative errno value.
+ */
+int journal_send(int fd, const struct seqring_record *rec,
+		 const char *escaped_label);
 
 extern const struct option watch_options[];
 int cmd_watch(const struct command *cmd, const char *device,

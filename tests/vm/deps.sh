@@ -32,6 +32,7 @@ curl
 stress-ng
 trinity
 jq
+systemd
 "
 
 # dpkg-query prints "install ok installed" for an installed package; for an
