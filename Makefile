@@ -188,13 +188,19 @@ INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
 # the administrator's own go to /etc.
+# systemd units go where Debian bookworm's systemd.pc says
+# (systemdsystemunitdir), or for another PREFIX in PREFIX/lib/systemd/system,
+# which systemd searches too (/usr/local/lib/systemd/system).
 ifeq ($(PREFIX),/usr)
   UDEVRULESDIR ?= /usr/lib/udev/rules.d
   SYSUSERSDIR ?= /usr/lib/sysusers.d
+  SYSTEMDUNITDIR ?= /lib/systemd/system
 else
   UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
   SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
+  SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 endif
+UNITS := seqring-journal.service
 # Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
 # where kbuild puts external modules by default.
 INSTALL_MOD_DIR ?= extra
@@ -229,6 +235,12 @@ install-tools:
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
 	install -D -m 0644 tools/seqringctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
+	for u in $(UNITS); do \
+		mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR) && \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u.in \
+			>$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
+	done
 	@echo "To create the group now: systemd-sysusers" \
 		"$(SYSUSERSDIR)/seqring.conf (or groupadd --system seqring)"
 
@@ -245,7 +257,8 @@ uninstall:
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf \
-		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
+		$(DESTDIR)$(BASHCOMPDIR)/seqringctl \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
 
 # What DKMS needs to build both modules: dkms.conf reads VERSION and
 # KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the

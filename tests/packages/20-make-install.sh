@@ -30,6 +30,7 @@ expected="644 etc/modprobe.d/seqring.conf
 644 lib/modules/$kver/extra/sequence.ko
 755 usr/local/bin/seqringctl
 644 usr/local/include/linux/seqring.h
+644 usr/local/lib/systemd/system/seqring-journal.service
 644 usr/local/share/bash-completion/completions/seqringctl
 644 usr/local/share/man/man1/seqringctl.1
 644 usr/local/share/man/man4/seqring.4"
@@ -52,6 +53,7 @@ d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
 expected="644 etc/modprobe.d/seqring.conf
 644 etc/modules-load.d/seqring.conf
+644 lib/systemd/system/seqring-journal.service
 755 usr/bin/seqringctl
 644 usr/include/linux/seqring.h
 644 usr/lib/sysusers.d/seqring.conf

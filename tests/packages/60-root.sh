@@ -177,6 +177,7 @@ inroot_ok "apt-get purge seqring-dkms seqring-tools" \
 	apt-get purge -y seqring-dkms seqring-tools
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
 	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/bin usr/share/man \
+	lib/systemd/system \
 	usr/include/linux usr/lib/sysusers.d \
 	\( -iname '*seqring*' -o -name 'sequence.ko*' \) 2>/dev/null)
 is "" "$left" "nothing of seqring is left after the purge"
