@@ -200,7 +200,7 @@ else
   SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
   SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 endif
-UNITS := seqring-journal.service
+UNITS := seqring-journal.service seqring-metrics.service seqring-metrics.timer
 # Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
 # where kbuild puts external modules by default.
 INSTALL_MOD_DIR ?= extra
@@ -236,8 +236,9 @@ install-tools:
 	install -D -m 0644 tools/seqringctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
 	for u in $(UNITS); do \
+		src=systemd/$$u; [ -f $$src ] || src=$$src.in; \
 		mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR) && \
-		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u.in \
+		sed 's|@BINDIR@|$(BINDIR)|g' $$src \
 			>$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
 	done

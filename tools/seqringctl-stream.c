@@ -65,9 +65,7 @@ static void watch_on_signal(int sig)
  * non-ASCII) and the backslash written as \ooo. "-" stands for the empty
  * label, so a label that is "-" itself is written \055.
  */
-#define ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
-
-static void escape_label(char *buf, const char *label)
+void escape_label(char *buf, const char *label)
 {
 	const unsigned char *p = (const unsigned char *)label;
 	size_t len = strnlen(label, SEQRING_LABEL_LEN);

@@ -458,9 +458,15 @@ out:
 	return status;
 }
 
+enum {
+	OPT_READINGS = 0x100,
+};
+
 static const struct option stats_options[] = {
 	{ "json",	no_argument,		NULL,	'j' },
 	{ "format",	required_argument,	NULL,	'f' },
+	{ "readings",	no_argument,		NULL,	OPT_READINGS },
+	{ "output",	required_argument,	NULL,	'o' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };
@@ -477,7 +483,7 @@ static const char * const stats_format_names[] = {
  * A Prometheus label value in double quotes: backslash, double quote and
  * newline are escaped, as the text exposition format requires.
  */
-static void print_label_value(const char *v)
+void prom_label_value(const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
@@ -495,7 +501,7 @@ static void print_label_value(const char *v)
  * carries the device it was read from.
  */
 static void print_stats_prometheus(const struct seqring_stats *s,
-				   const char *device)
+				   const char *label)
 {
 	const struct {
 		const char *name;
@@ -521,21 +527,15 @@ static void print_stats_prometheus(const struct seqring_stats *s,
 		  "Sequence number of the newest reading held, 0 if none.",
 		  s->newest_seq },
 	};
-	/*
-	 * One ring, one series: /dev/seqring0 (udev's symlink) and relative
-	 * paths name the device by its real path.
-	 */
-	char *real = realpath(device, NULL);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(metric); i++) {
 		printf("# HELP %s %s\n# TYPE %s %s\n%s{device=\"",
 		       metric[i].name, metric[i].help, metric[i].name,
 		       metric[i].type, metric[i].name);
-		print_label_value(real ? real : device);
+		prom_label_value(label);
 		printf("\"} %llu\n", (unsigned long long)metric[i].val);
 	}
-	free(real);
 }
 
 static void print_stats(const struct seqring_stats *s, bool json)
@@ -570,15 +570,57 @@ static void print_stats(const struct seqring_stats *s, bool json)
 		printf("}\n");
 }
 
+/*
+ * --output FILE: stdout becomes FILE.tmp, renamed over FILE once all is
+ * written, so that a reader (node_exporter) never sees half of it.
+ */
+static char *output_tmp;
+
+static int output_open(const char *file)
+{
+	output_tmp = malloc(strlen(file) + sizeof(".tmp"));
+	if (!output_tmp)
+		return out_of_memory();
+	sprintf(output_tmp, "%s.tmp", file);
+	if (!freopen(output_tmp, "we", stdout)) {
+		fprintf(stderr, "seqringctl: %s: %s\n", output_tmp,
+			strerror(errno));
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int output_close(const char *file, int status)
+{
+	errno = 0;
+	if (!status && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "seqringctl: %s: write error: %s\n",
+			output_tmp, strerror(errno ? errno : EIO));
+		status = EXIT_FAILURE;
+	}
+	if (!status && rename(output_tmp, file)) {
+		fprintf(stderr, "seqringctl: cannot rename %s to %s: %s\n",
+			output_tmp, file, strerror(errno));
+		status = EXIT_FAILURE;
+	}
+	if (status)
+		unlink(output_tmp);
+	free(output_tmp);
+	return status;
+}
+
 static int cmd_stats(const struct command *cmd, const char *device,
 		     int argc, char **argv)
 {
 	enum stats_format format = STATS_TEXT;
+	const char *output = NULL;
+	bool readings = false;
 	struct seqring_stats s;
-	int opt, fd, ret;
+	int opt, fd, ret, status;
+	char *real;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "+jf:h",
+	while ((opt = getopt_long(argc, argv, "+jf:o:h",
 				  stats_options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -596,6 +638,12 @@ static int cmd_stats(const struct command *cmd, const char *device,
 			}
 			format = i;
 			break;
+		case OPT_READINGS:
+			readings = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
 		case 'h':
 			return cmd_help(cmd);
 		default:
@@ -604,20 +652,49 @@ static int cmd_stats(const struct command *cmd, const char *device,
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
+	if (readings && format != STATS_PROMETHEUS) {
+		fprintf(stderr,
+			"seqringctl: stats: --readings goes with --format=prometheus\n");
+		return usage_hint(cmd);
+	}
 
-	fd = seqring_open(device, O_RDONLY);
+	/* Non-blocking: --readings reads what is there, then stops. */
+	fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return open_error(device, fd);
 	ret = seqring_get_stats(fd, &s);
-	close(fd);
-	if (ret)
+	if (ret) {
+		close(fd);
 		return device_error(device, "cannot read stats", ret);
+	}
+	if (output) {
+		status = output_open(output);
+		if (status) {
+			close(fd);
+			return status;
+		}
+	}
 
-	if (format == STATS_PROMETHEUS)
-		print_stats_prometheus(&s, device);
-	else
+	status = EXIT_SUCCESS;
+	if (format == STATS_PROMETHEUS) {
+		/*
+		 * One ring, one series: /dev/seqring0 (udev's symlink) and
+		 * relative paths name the device by its real path.
+		 */
+		real = realpath(device, NULL);
+		print_stats_prometheus(&s, real ? real : device);
+		if (readings)
+			status = print_readings_prometheus(fd, device,
+							   real ? real : device,
+							   s.total);
+		free(real);
+	} else {
 		print_stats(&s, format == STATS_JSON);
-	return EXIT_SUCCESS;
+	}
+	close(fd);
+	if (output)
+		status = output_close(output, status);
+	return status;
 }
 
 static const struct option clear_options[] = {
@@ -753,13 +830,17 @@ static const struct command commands[] = {
 	},
 	{
 		.name = "stats",
-		.synopsis = "[--json | --format=FORMAT]",
+		.synopsis =
+		"[--json | --format=FORMAT [--readings]] [--output=FILE]",
 		.summary = "Print the counters of the ring.",
 		.options =
 		"  -f, --format=FORMAT    text (key: value lines), json (one\n"
 		"                         object) or prometheus (the text\n"
 		"                         exposition format)\n"
-		"  -j, --json             the same as --format=json\n",
+		"  -j, --json             the same as --format=json\n"
+		"      --readings         with prometheus: also the latest value\n"
+		"                         of each channel and label, and its time\n"
+		"  -o, --output=FILE      write FILE whole (FILE.tmp, renamed)\n",
 		.longopts = stats_options,
 		.run = cmd_stats,
 	},

@@ -78,6 +78,22 @@ int journal_connect(void);
 int journal_send(int fd, const struct seqring_record *rec,
 		 const char *escaped_label);
 
+/* The listing's escaping of a label: one word of printable ASCII. */
+#define ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
+void escape_label(char *buf, const char *label);
+
+/* A Prometheus label value, escaped, without the quotes; on stdout. */
+void prom_label_value(const char *v);
+
+/*
+ * The gauges seqring_reading_value and seqring_reading_timestamp_seconds
+ * of each channel and label, from the readings @fd (the device, open
+ * O_NONBLOCK) reads up to sequence number @end_seq; @label names the
+ * device in them. Returns 0 or EXIT_FAILURE after saying why.
+ */
+int print_readings_prometheus(int fd, const char *device, const char *label,
+			      __u64 end_seq);
+
 extern const struct option watch_options[];
 int cmd_watch(const struct command *cmd, const char *device,
 	      int argc, char **argv);

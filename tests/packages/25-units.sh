@@ -10,7 +10,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 5
+plan 9
 
 d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
@@ -36,5 +36,18 @@ is "BindsTo=dev-seqring.device WantedBy=dev-seqring.device" \
 	"started and stopped with /dev/seqring once enabled"
 like "$(cat udev-rules/60-seqring.rules)" 'TAG\+="systemd"' \
 	"the udev rule tags the device for systemd (dev-seqring.device)"
+
+# The metrics: a oneshot service and its timer.
+is "" "$(verify "$units/seqring-metrics.service")" "systemd-analyze verify seqring-metrics.service: no complaint"
+is "" "$(cd "$T" && cp "$units/seqring-metrics.timer" . &&
+	MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning systemd-analyze verify \
+		"$T/seqring-metrics.timer" 2>&1)" \
+	"systemd-analyze verify seqring-metrics.timer: no complaint"
+like "$(grep '^ExecStart=' "$units/seqring-metrics.service")" \
+	'^ExecStart=/usr/bin/seqringctl stats --format=prometheus --readings --output=/var/lib/prometheus/node-exporter/seqring.prom$' \
+	"ExecStart: counters and readings, written whole into node_exporter's textfile directory"
+is "User=prometheus SupplementaryGroups=seqring ReadWritePaths=/var/lib/prometheus/node-exporter" \
+	"$(grep -E '^(User|SupplementaryGroups|ReadWritePaths)=' "$units/seqring-metrics.service" | words)" \
+	"as node_exporter's user, in group seqring, writing only the textfile directory"
 
 done_testing

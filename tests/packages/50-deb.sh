@@ -41,6 +41,8 @@ is "$expected" "$(contents seqring-dkms_${version}_all.deb)" \
 expected="-rw-r--r-- etc/modprobe.d/seqring.conf
 -rw-r--r-- etc/modules-load.d/seqring.conf
 -rw-r--r-- lib/systemd/system/seqring-journal.service
+-rw-r--r-- lib/systemd/system/seqring-metrics.service
+-rw-r--r-- lib/systemd/system/seqring-metrics.timer
 -rw-r--r-- usr/include/linux/seqring.h
 -rw-r--r-- usr/lib/sysusers.d/seqring.conf
 -rw-r--r-- usr/lib/udev/rules.d/60-seqring.rules

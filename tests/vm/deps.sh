@@ -33,6 +33,7 @@ stress-ng
 trinity
 jq
 systemd
+prometheus
 "
 
 # dpkg-query prints "install ok installed" for an installed package; for an
