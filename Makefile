@@ -24,7 +24,8 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-fresh check-kernels check-all install install-tools \
-	install-dkms uninstall uninstall-dkms sign deb check-packages
+	install-bin install-conf install-dev install-dkms uninstall uninstall-dkms sign deb \
+	check-packages
 
 all: modules tool progs
 
@@ -71,8 +72,10 @@ help:
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/,"
 	@echo "           and the man pages checked against the code"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
-	@echo "  install-tools  install the tool, man pages, header, udev rule,"
-	@echo "           sysusers.d entry, modprobe.d/modules-load.d examples"
+	@echo "  install-tools  install the tool, man pages, header and seqring.pc,"
+	@echo "           udev rule, sysusers.d entry, systemd units,"
+	@echo "           modprobe.d/modules-load.d examples (= install-bin,"
+	@echo "           install-conf, install-dev)"
 	@echo "  install-dkms   copy the DKMS sources to /usr/src/seqring-VERSION"
 	@echo "           and have DKMS build and install them"
 	@echo "  uninstall      remove what install and install-tools installed"
@@ -114,8 +117,10 @@ lint: $(CHECKPATCH)
 	@! grep -E 'warning:|error:' build/lint.log
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
+# The test targets build the tool with WERROR=1 (tools/Makefile): a warning
+# fails them, and CI, which runs them; a user's plain `make` only warns.
 check: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) tests/vm/run.sh check
 
 demo: deps
@@ -126,13 +131,13 @@ demo: deps
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
 # 50 cycles and may take over two minutes under emulation.
 stress: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 \
 		tests/vm/run.sh stress
 
 # Prints a table and writes build/bench/results.{txt,csv,json}.
 bench: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	$(MAKE) -C tests/bench
 	KERNEL=$(KERNEL) QUICK=$(QUICK) tests/bench/run-bench.sh
 
@@ -148,7 +153,7 @@ debug-kernel: deps
 	tests/debug/build-kernel.sh > build/debug-kernel.env
 
 check-debug: debug-kernel
-	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR
+	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR WERROR=1
 	. build/debug-kernel.env && status=0 && \
 	for mode in $(DEBUG_MODES); do \
 		mem=1024; [ $$mode != stress ] || mem=512; \
@@ -163,7 +168,7 @@ check-fresh:
 # The tool and the test programs are the host's; only the modules are built
 # for each kernel, in that kernel's own Debian root.
 check-kernels: deps
-	$(MAKE) tool progs
+	$(MAKE) tool progs WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
 
 # CI's tiers and those that do not fit its time, summed up (see .ci/run).
@@ -186,6 +191,8 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The header is the same on every architecture: its .pc goes to share/.
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
 # Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
 # the administrator's own go to /etc.
 # systemd units go where Debian bookworm's systemd.pc says
@@ -216,23 +223,22 @@ install: modules
 		modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
+# install-tools is three parts, which the Debian packages take apart:
+# install-bin (seqring-tools), install-conf (the module's modprobe.d and
+# modules-load.d examples: seqring-dkms) and install-dev (seqring-dev).
+install-tools: install-bin install-conf install-dev
+
 # The tool is built for the C library (it is statically linked only for
 # the test VM), so build it afresh: `make tool` links it -static.
-install-tools:
+install-bin:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tools STATIC=0
 	install -D -m 0755 tools/seqringctl $(DESTDIR)$(BINDIR)/seqringctl
 	install -D -m 0644 tools/seqringctl.1 $(DESTDIR)$(MANDIR)/man1/seqringctl.1
 	install -D -m 0644 doc/seqring.4 $(DESTDIR)$(MANDIR)/man4/seqring.4
-	install -D -m 0644 include/uapi/linux/seqring.h \
-		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
 	install -D -m 0644 udev-rules/60-seqring.rules \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules
 	install -D -m 0644 conf/sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/seqring.conf
-	install -D -m 0644 conf/modprobe.conf \
-		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf
-	install -D -m 0644 conf/modules-load.conf \
-		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
 	install -D -m 0644 tools/seqringctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
 	for u in $(UNITS); do \
@@ -245,6 +251,20 @@ install-tools:
 	@echo "To create the group now: systemd-sysusers" \
 		"$(SYSUSERSDIR)/seqring.conf (or groupadd --system seqring)"
 
+install-conf:
+	install -D -m 0644 conf/modprobe.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf
+	install -D -m 0644 conf/modules-load.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
+
+install-dev:
+	install -D -m 0644 include/uapi/linux/seqring.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
+	mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(SEQRING_VERSION)|' \
+		include/seqring.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
+
 # Files only: directories may hold other packages' files.
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/seqring.ko* \
@@ -254,6 +274,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
 		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf \
@@ -261,8 +282,8 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl \
 		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
 
-# What DKMS needs to build both modules: dkms.conf reads VERSION and
-# KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
+# What DKMS needs to build both modules: dkms.conf (its #MODULE_VERSION#
+# filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
 # same tree. Without DESTDIR, DKMS then builds and installs the modules for
 # KVER; it builds them for each kernel installed later by itself
 # (AUTOINSTALL), and `dkms autoinstall -k VERSION` does it for any other.
@@ -274,6 +295,7 @@ install-dkms:
 	for f in $(DKMS_SRC); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
+	sed -i 's/#MODULE_VERSION#/$(SEQRING_VERSION)/g' $(DESTDIR)$(DKMS_DIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)
 	dkms install seqring/$(SEQRING_VERSION) -k $(KVER)
@@ -331,5 +353,5 @@ deb:
 # DKMS-built module, reinstalls after a failed and an interrupted install,
 # and removal. PKG_FILTER='NN*' runs only matching scripts.
 check-packages: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	tests/packages/run.sh
