@@ -180,7 +180,7 @@ check-planted: debug-kernel
 		tests/debug/planted-bugs.sh
 
 # --- installing ---------------------------------------------------------------
-# The layout is described in README.md ("Install"), and
+# The layout is described in README.md ("Install") and doc/install.md, and
 # tests/packages/10-make-install.sh checks it file by file. Only `install`
 # and `install-dkms` need a kernel; every path below honours DESTDIR.
 

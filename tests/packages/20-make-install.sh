@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 20-make-install.sh - make install / install-tools / install-dkms /
-# uninstall with DESTDIR lay out exactly the tree README.md documents, and
+# uninstall with DESTDIR lay out exactly the tree README.md and
+# doc/install.md document, and
 # remove all of it. Needs the kernel headers (make deps) to build against.
 
 . "$SEQRING_TESTS/lib.sh"
