@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 50-deb.sh - make deb builds the two packages into build/deb/, lintian
+# 50-deb.sh - make deb builds the three packages (and seqring-tools' debug
+# symbols) into build/deb/, lintian
 # finds nothing (no error, no warning, and no info or pedantic tag either,
 # or only overridden ones), and each package holds exactly its files.
 # The later scripts install these packages.
@@ -66,8 +67,8 @@ like "$(field seqring-dkms_${version}_all.deb Depends)" '(^|, )dkms( |,|$)' \
 like "$(field seqring-tools_${version}_$arch.deb Depends)" \
 	'systemd \| systemd-standalone-sysusers' \
 	"seqring-tools depends on a systemd-sysusers (for group seqring)"
-is "$version $version" \
-	"$(field seqring-dkms_${version}_all.deb Version) $(field seqring-tools_${version}_$arch.deb Version)" \
-	"both packages have VERSION"
+is "$version $version $version" \
+	"$(field seqring-dkms_${version}_all.deb Version) $(field seqring-tools_${version}_$arch.deb Version) $(field seqring-dev_${version}_all.deb Version)" \
+	"the three packages have VERSION"
 
 done_testing
