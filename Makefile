@@ -23,8 +23,9 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-all install install-tools \
-	install-dkms uninstall uninstall-dkms sign deb check-packages
+	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-all \
+	install install-tools install-bin install-conf install-dev install-dkms uninstall \
+	uninstall-dkms sign deb check-packages
 
 all: modules tool progs
 
@@ -72,10 +73,13 @@ help:
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
 	@echo "           debug kernel's stress tier and check-planted"
-	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/"
+	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/,"
+	@echo "           and the man pages checked against the code"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
-	@echo "  install-tools  install the tool, man pages, header, udev rule,"
-	@echo "           sysusers.d entry, modprobe.d/modules-load.d examples"
+	@echo "  install-tools  install the tool, man pages, header and seqring.pc,"
+	@echo "           udev rule, sysusers.d entry, systemd units,"
+	@echo "           modprobe.d/modules-load.d examples (= install-bin,"
+	@echo "           install-conf, install-dev)"
 	@echo "  install-dkms   copy the DKMS sources to /usr/src/seqring-VERSION"
 	@echo "           and have DKMS build and install them"
 	@echo "  uninstall      remove what install and install-tools installed"
@@ -106,8 +110,10 @@ $(CHECKPATCH):
 		'*/scripts/const_structs.checkpatch'
 
 # driver/compat.h is where version checks belong: there only, checkpatch
-# is told to accept them.
+# is told to accept them. tests/docs/check-docs.sh checks the man pages
+# against the code (options, commands, ioctls, errnos, files).
 lint: $(CHECKPATCH)
+	tests/docs/check-docs.sh
 	$(CHECKPATCH) --strict --no-tree --quiet -f $(filter-out driver/compat.h,$(LINT_FILES))
 	$(CHECKPATCH) --strict --no-tree --quiet -f \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON driver/compat.h
@@ -115,25 +121,27 @@ lint: $(CHECKPATCH)
 	@! grep -E 'warning:|error:' build/lint.log
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
+# The test targets build the tool with WERROR=1 (tools/Makefile): a warning
+# fails them, and CI, which runs them; a user's plain `make` only warns.
 check: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) tests/vm/run.sh check
 
 demo: deps
 	$(MAKE) all
 	KERNEL=$(KERNEL) tests/vm/run.sh demo
 
-# 512 MiB: small enough that the largest ring (16M x 40 bytes) cannot be
+# 512 MiB: small enough that the largest ring (16M x 48 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
 # 50 cycles and may take over two minutes under emulation.
 stress: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 \
 		tests/vm/run.sh stress
 
 # Prints a table and writes build/bench/results.{txt,csv,json}.
 bench: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	$(MAKE) -C tests/bench
 	KERNEL=$(KERNEL) QUICK=$(QUICK) tests/bench/run-bench.sh
 
@@ -149,7 +157,7 @@ debug-kernel: deps
 	tests/debug/build-kernel.sh > build/debug-kernel.env
 
 check-debug: debug-kernel
-	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR
+	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR WERROR=1
 	. build/debug-kernel.env && status=0 && \
 	for mode in $(DEBUG_MODES); do \
 		mem=1024; [ $$mode != stress ] || mem=512; \
@@ -164,7 +172,7 @@ check-fresh:
 # The tool and the test programs are the host's; only the modules are built
 # for each kernel, in that kernel's own Debian root.
 check-kernels: deps
-	$(MAKE) tool progs
+	$(MAKE) tool progs WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
 
 # CI's tiers and those that do not fit its time, summed up (see .ci/run).
@@ -196,26 +204,34 @@ check-planted: debug-kernel kcsan-kernel
 	tests/debug/planted-bugs.sh
 
 # --- installing ---------------------------------------------------------------
-# The layout is described in README.md ("Install"), and
+# The layout is described in README.md ("Install") and doc/install.md, and
 # tests/packages/10-make-install.sh checks it file by file. Only `install`
 # and `install-dkms` need a kernel; every path below honours DESTDIR.
 
 SEQRING_VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
-SBINDIR ?= $(PREFIX)/sbin
+BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The header is the same on every architecture: its .pc goes to share/.
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
 # Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
 # the administrator's own go to /etc.
+# systemd units go where Debian bookworm's systemd.pc says
+# (systemdsystemunitdir), or for another PREFIX in PREFIX/lib/systemd/system,
+# which systemd searches too (/usr/local/lib/systemd/system).
 ifeq ($(PREFIX),/usr)
   UDEVRULESDIR ?= /usr/lib/udev/rules.d
   SYSUSERSDIR ?= /usr/lib/sysusers.d
+  SYSTEMDUNITDIR ?= /lib/systemd/system
 else
   UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
   SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
+  SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 endif
+UNITS := seqring-journal.service seqring-metrics.service seqring-metrics.timer
 # Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
 # where kbuild puts external modules by default.
 INSTALL_MOD_DIR ?= extra
@@ -231,45 +247,67 @@ install: modules
 		modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
+# install-tools is three parts, which the Debian packages take apart:
+# install-bin (seqring-tools), install-conf (the module's modprobe.d and
+# modules-load.d examples: seqring-dkms) and install-dev (seqring-dev).
+install-tools: install-bin install-conf install-dev
+
 # The tool is built for the C library (it is statically linked only for
 # the test VM), so build it afresh: `make tool` links it -static.
-install-tools:
+install-bin:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tools STATIC=0
-	install -D -m 0755 tools/seqringctl $(DESTDIR)$(SBINDIR)/seqringctl
-	install -D -m 0644 tools/seqringctl.8 $(DESTDIR)$(MANDIR)/man8/seqringctl.8
+	install -D -m 0755 tools/seqringctl $(DESTDIR)$(BINDIR)/seqringctl
+	install -D -m 0644 tools/seqringctl.1 $(DESTDIR)$(MANDIR)/man1/seqringctl.1
 	install -D -m 0644 doc/seqring.4 $(DESTDIR)$(MANDIR)/man4/seqring.4
-	install -D -m 0644 include/uapi/linux/seqring.h \
-		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
 	install -D -m 0644 udev-rules/60-seqring.rules \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules
 	install -D -m 0644 conf/sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/seqring.conf
+	install -D -m 0644 tools/seqringctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
+	for u in $(UNITS); do \
+		src=systemd/$$u; [ -f $$src ] || src=$$src.in; \
+		mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR) && \
+		sed 's|@BINDIR@|$(BINDIR)|g' $$src \
+			>$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
+	done
+	@echo "To create the group now: systemd-sysusers" \
+		"$(SYSUSERSDIR)/seqring.conf (or groupadd --system seqring)"
+
+install-conf:
 	install -D -m 0644 conf/modprobe.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf
 	install -D -m 0644 conf/modules-load.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
-	install -D -m 0644 tools/seqringctl.bash-completion \
-		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
-	@echo "To create the group now: systemd-sysusers" \
-		"$(SYSUSERSDIR)/seqring.conf (or groupadd --system seqring)"
+
+install-dev:
+	install -D -m 0644 include/uapi/linux/seqring.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
+	mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(SEQRING_VERSION)|' \
+		include/seqring.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
 
 # Files only: directories may hold other packages' files.
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/seqring.ko* \
 		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko*
 	$(if $(DESTDIR),,depmod -a $(KVER))
-	rm -f $(DESTDIR)$(SBINDIR)/seqringctl \
-		$(DESTDIR)$(MANDIR)/man8/seqringctl.8 \
+	rm -f $(DESTDIR)$(BINDIR)/seqringctl \
+		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
 		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf \
-		$(DESTDIR)$(BASHCOMPDIR)/seqringctl
+		$(DESTDIR)$(BASHCOMPDIR)/seqringctl \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
 
-# What DKMS needs to build both modules: dkms.conf reads VERSION and
-# KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
+# What DKMS needs to build both modules: dkms.conf (its #MODULE_VERSION#
+# filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
 # same tree. Without DESTDIR, DKMS then builds and installs the modules for
 # KVER; it builds them for each kernel installed later by itself
 # (AUTOINSTALL), and `dkms autoinstall -k VERSION` does it for any other.
@@ -281,6 +319,7 @@ install-dkms:
 	for f in $(DKMS_SRC); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
+	sed -i 's/#MODULE_VERSION#/$(SEQRING_VERSION)/g' $(DESTDIR)$(DKMS_DIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)
 	dkms install seqring/$(SEQRING_VERSION) -k $(KVER)
@@ -338,5 +377,5 @@ deb:
 # DKMS-built module, reinstalls after a failed and an interrupted install,
 # and removal. PKG_FILTER='NN*' runs only matching scripts.
 check-packages: deps
-	$(MAKE) all
+	$(MAKE) all WERROR=1
 	tests/packages/run.sh

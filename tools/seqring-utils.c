@@ -97,6 +97,50 @@ int seqring_set_label(struct seqring_reading *reading, const char *label,
 	return 0;
 }
 
+bool seqring_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + len;
+	unsigned char lo, hi;
+	size_t n, i;
+
+	while (p < end) {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		/* The range of the second byte rules out overlongs,
+		 * surrogates and code points above U+10FFFF.
+		 */
+		lo = 0x80;
+		hi = 0xbf;
+		if (*p >= 0xc2 && *p <= 0xdf) {
+			n = 1;
+		} else if (*p >= 0xe0 && *p <= 0xef) {
+			n = 2;
+			if (*p == 0xe0)
+				lo = 0xa0;
+			else if (*p == 0xed)
+				hi = 0x9f;
+		} else if (*p >= 0xf0 && *p <= 0xf4) {
+			n = 3;
+			if (*p == 0xf0)
+				lo = 0x90;
+			else if (*p == 0xf4)
+				hi = 0x8f;
+		} else {
+			return false;
+		}
+		if ((size_t)(end - p) <= n || p[1] < lo || p[1] > hi)
+			return false;
+		for (i = 2; i <= n; i++)
+			if (p[i] < 0x80 || p[i] > 0xbf)
+				return false;
+		p += n + 1;
+	}
+	return true;
+}
+
 /*
  * The driver may sleep interruptibly; a push that was interrupted stored
  * nothing, so it is safe to repeat it.

@@ -9,6 +9,7 @@
 #ifndef _SEQRING_UTILS_H_
 #define _SEQRING_UTILS_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include <linux/seqring.h>
@@ -44,6 +45,12 @@ int seqring_push(int fd, const struct seqring_reading *reading);
  */
 int seqring_push_batch(int fd, const struct seqring_reading *readings,
 		       size_t count, size_t *pushed);
+
+/*
+ * True if the @len bytes at @s are well-formed UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF).
+ */
+bool seqring_utf8_valid(const char *s, size_t len);
 
 int seqring_get_stats(int fd, struct seqring_stats *stats);
 int seqring_clear(int fd);

@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqringctl - push readings to /dev/seqring, read its counters, clear it
+ * seqringctl - push readings to /dev/seqring, dump or watch them, print its
+ * counters, clear it, show or set its capacity
  *
  * Usage:
  *	seqringctl [-d DEVICE] push [-c CHANNEL] [-l LABEL] [-t NS] VALUE...
  *	seqringctl [-d DEVICE] feed [-b BATCH] [-c CHANNEL] [-v] < FILE
  *	seqringctl [-d DEVICE] stats [--json | --format=FORMAT]
  *	seqringctl [-d DEVICE] clear
- *	seqringctl [-d DEVICE] watch [--json] [-n COUNT] [--new]
+ *	seqringctl [-d DEVICE] dump [--json] [-T] [-c CHANNEL]... [-l LABEL]...
+ *	seqringctl [-d DEVICE] watch [--json] [-T] [-c CHANNEL]... [-l LABEL]...
+ *		[-n COUNT] [--new]
  *	seqringctl [-d DEVICE] capacity [N]
  *	seqringctl --version
  *
  * Exit status: 0 on success, 1 if something failed at run time, 2 for a
- * usage error (nothing is sent to the device then). See seqringctl(8).
+ * usage error (nothing is sent to the device then); watch dies by the
+ * signal that ends it. See seqringctl(1).
  */
-
-/* ppoll() */
-#define _GNU_SOURCE
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,25 +32,31 @@
 #include <linux/seqring.h>
 
 #include "seqring-utils.h"
+#include "seqringctl.h"
 
-#define EXIT_USAGE		2
 #define FEED_BATCH_DEFAULT	256
-
-#define RANGE_S64	"-9223372036854775808..9223372036854775807"
-#define RANGE_U32	"0..4294967295"
-#define RANGE_U64	"0..18446744073709551615"
-
-struct command {
-	const char *name;
-	const char *synopsis;
-	const char *summary;
-	const char *options;
-	int (*run)(const struct command *cmd, const char *device,
-		   int argc, char **argv);
-};
 
 /* getopt() names the program after argv[0] in its messages. */
 static char prog_name[64];
+
+/* See seqringctl.h. */
+int fatal_signal;
+
+/* The output was found closed or failing and that was reported already. */
+static bool output_failed;
+
+/* The other errors are reported. */
+int output_error(int err)
+{
+	output_failed = true;
+	if (err == EPIPE) {
+		raise(SIGPIPE);
+		return EXIT_FAILURE;
+	}
+	fprintf(stderr, "seqringctl: stdout: write error: %s\n",
+		strerror(err));
+	return EXIT_FAILURE;
+}
 
 static void print_cmd_usage(FILE *f, const struct command *cmd)
 {
@@ -58,7 +64,7 @@ static void print_cmd_usage(FILE *f, const struct command *cmd)
 		*cmd->synopsis ? " " : "", cmd->synopsis);
 }
 
-static int usage_hint(const struct command *cmd)
+int usage_hint(const struct command *cmd)
 {
 	if (cmd)
 		print_cmd_usage(stderr, cmd);
@@ -66,23 +72,22 @@ static int usage_hint(const struct command *cmd)
 	return EXIT_USAGE;
 }
 
-static int cmd_help(const struct command *cmd)
+int cmd_help(const struct command *cmd)
 {
 	print_cmd_usage(stdout, cmd);
 	printf("%s\n%s", cmd->summary, cmd->options);
 	return EXIT_SUCCESS;
 }
 
-static int unexpected_arg(const struct command *cmd, const char *arg)
+int unexpected_arg(const struct command *cmd, const char *arg)
 {
 	fprintf(stderr, "seqringctl: %s: unexpected argument '%s'\n",
 		cmd->name, arg);
 	return usage_hint(cmd);
 }
 
-/* @where is "" or "stdin:LINE: " */
-static void report_number(const char *where, const char *what,
-			  const char *str, int err, const char *range)
+void report_number(const char *where, const char *what,
+		   const char *str, int err, const char *range)
 {
 	if (err == -ERANGE)
 		fprintf(stderr,
@@ -94,20 +99,27 @@ static void report_number(const char *where, const char *what,
 			where, what, str);
 }
 
-static void report_label(const char *where, const char *label)
+void report_label(const char *where, const char *label)
 {
 	fprintf(stderr, "seqringctl: %slabel '%s' has %zu bytes, at most %d\n",
 		where, label, strlen(label), SEQRING_LABEL_MAX);
 }
 
-static int open_error(const char *device, int err)
+/* What a user can do about the two errors a new user meets first. */
+int open_error(const char *device, int err)
 {
 	fprintf(stderr, "seqringctl: cannot open %s: %s\n",
 		device, strerror(-err));
+	if (err == -ENOENT)
+		fputs("seqringctl: is the module loaded? try: modprobe seqring\n",
+		      stderr);
+	else if (err == -EACCES)
+		fprintf(stderr,
+			"seqringctl: the device is for root and the members of group seqring: usermod -aG seqring USER (then log in again)\n");
 	return EXIT_FAILURE;
 }
 
-static int device_error(const char *device, const char *what, int err)
+int device_error(const char *device, const char *what, int err)
 {
 	fprintf(stderr, "seqringctl: %s: %s: %s%s\n", device, what,
 		strerror(-err),
@@ -115,7 +127,7 @@ static int device_error(const char *device, const char *what, int err)
 	return EXIT_FAILURE;
 }
 
-static int out_of_memory(void)
+int out_of_memory(void)
 {
 	fprintf(stderr, "seqringctl: %s\n", strerror(ENOMEM));
 	return EXIT_FAILURE;
@@ -446,9 +458,15 @@ out:
 	return status;
 }
 
+enum {
+	OPT_READINGS = 0x100,
+};
+
 static const struct option stats_options[] = {
 	{ "json",	no_argument,		NULL,	'j' },
 	{ "format",	required_argument,	NULL,	'f' },
+	{ "readings",	no_argument,		NULL,	OPT_READINGS },
+	{ "output",	required_argument,	NULL,	'o' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };
@@ -465,7 +483,7 @@ static const char * const stats_format_names[] = {
  * A Prometheus label value in double quotes: backslash, double quote and
  * newline are escaped, as the text exposition format requires.
  */
-static void print_label_value(const char *v)
+void prom_label_value(const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
@@ -483,7 +501,7 @@ static void print_label_value(const char *v)
  * carries the device it was read from.
  */
 static void print_stats_prometheus(const struct seqring_stats *s,
-				   const char *device)
+				   const char *label)
 {
 	const struct {
 		const char *name;
@@ -498,7 +516,7 @@ static void print_stats_prometheus(const struct seqring_stats *s,
 		{ "seqring_pushed_total", "counter",
 		  "Readings pushed since the module was loaded.", s->total },
 		{ "seqring_dropped_total", "counter",
-		  "Readings overwritten because the ring was full.",
+		  "Readings overwritten because the ring was full or discarded when it shrank.",
 		  s->dropped },
 		{ "seqring_cleared_total", "counter",
 		  "Readings discarded by clear.", s->cleared },
@@ -515,7 +533,7 @@ static void print_stats_prometheus(const struct seqring_stats *s,
 		printf("# HELP %s %s\n# TYPE %s %s\n%s{device=\"",
 		       metric[i].name, metric[i].help, metric[i].name,
 		       metric[i].type, metric[i].name);
-		print_label_value(device);
+		prom_label_value(label);
 		printf("\"} %llu\n", (unsigned long long)metric[i].val);
 	}
 }
@@ -537,8 +555,12 @@ static void print_stats(const struct seqring_stats *s, bool json)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(field); i++) {
+		/*
+		 * Strings, as journald writes 64-bit numbers: a JSON number
+		 * above 2^53 is rounded by jq 1.6 and JavaScript.
+		 */
 		if (json)
-			printf("%s\"%s\": %llu", i ? ", " : "{", field[i].key,
+			printf("%s\"%s\": \"%llu\"", i ? ", " : "{", field[i].key,
 			       (unsigned long long)field[i].val);
 		else
 			printf("%s: %llu\n", field[i].key,
@@ -548,15 +570,57 @@ static void print_stats(const struct seqring_stats *s, bool json)
 		printf("}\n");
 }
 
+/*
+ * --output FILE: stdout becomes FILE.tmp, renamed over FILE once all is
+ * written, so that a reader (node_exporter) never sees half of it.
+ */
+static char *output_tmp;
+
+static int output_open(const char *file)
+{
+	output_tmp = malloc(strlen(file) + sizeof(".tmp"));
+	if (!output_tmp)
+		return out_of_memory();
+	sprintf(output_tmp, "%s.tmp", file);
+	if (!freopen(output_tmp, "we", stdout)) {
+		fprintf(stderr, "seqringctl: %s: %s\n", output_tmp,
+			strerror(errno));
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int output_close(const char *file, int status)
+{
+	errno = 0;
+	if (!status && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "seqringctl: %s: write error: %s\n",
+			output_tmp, strerror(errno ? errno : EIO));
+		status = EXIT_FAILURE;
+	}
+	if (!status && rename(output_tmp, file)) {
+		fprintf(stderr, "seqringctl: cannot rename %s to %s: %s\n",
+			output_tmp, file, strerror(errno));
+		status = EXIT_FAILURE;
+	}
+	if (status)
+		unlink(output_tmp);
+	free(output_tmp);
+	return status;
+}
+
 static int cmd_stats(const struct command *cmd, const char *device,
 		     int argc, char **argv)
 {
 	enum stats_format format = STATS_TEXT;
+	const char *output = NULL;
+	bool readings = false;
 	struct seqring_stats s;
-	int opt, fd, ret;
+	int opt, fd, ret, status;
+	char *real;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "+jf:h",
+	while ((opt = getopt_long(argc, argv, "+jf:o:h",
 				  stats_options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -574,6 +638,12 @@ static int cmd_stats(const struct command *cmd, const char *device,
 			}
 			format = i;
 			break;
+		case OPT_READINGS:
+			readings = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
 		case 'h':
 			return cmd_help(cmd);
 		default:
@@ -582,20 +652,49 @@ static int cmd_stats(const struct command *cmd, const char *device,
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
+	if (readings && format != STATS_PROMETHEUS) {
+		fprintf(stderr,
+			"seqringctl: stats: --readings goes with --format=prometheus\n");
+		return usage_hint(cmd);
+	}
 
-	fd = seqring_open(device, O_RDONLY);
+	/* Non-blocking: --readings reads what is there, then stops. */
+	fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return open_error(device, fd);
 	ret = seqring_get_stats(fd, &s);
-	close(fd);
-	if (ret)
+	if (ret) {
+		close(fd);
 		return device_error(device, "cannot read stats", ret);
+	}
+	if (output) {
+		status = output_open(output);
+		if (status) {
+			close(fd);
+			return status;
+		}
+	}
 
-	if (format == STATS_PROMETHEUS)
-		print_stats_prometheus(&s, device);
-	else
+	status = EXIT_SUCCESS;
+	if (format == STATS_PROMETHEUS) {
+		/*
+		 * One ring, one series: /dev/seqring0 (udev's symlink) and
+		 * relative paths name the device by its real path.
+		 */
+		real = realpath(device, NULL);
+		print_stats_prometheus(&s, real ? real : device);
+		if (readings)
+			status = print_readings_prometheus(fd, device,
+							   real ? real : device,
+							   s.total);
+		free(real);
+	} else {
 		print_stats(&s, format == STATS_JSON);
-	return EXIT_SUCCESS;
+	}
+	close(fd);
+	if (output)
+		status = output_close(output, status);
+	return status;
 }
 
 static const struct option clear_options[] = {
@@ -628,290 +727,6 @@ static int cmd_clear(const struct command *cmd, const char *device,
 	if (ret)
 		return device_error(device, "cannot clear", ret);
 	return EXIT_SUCCESS;
-}
-
-/*
- * --- watch: follow the stream of readings ---------------------------------
- */
-
-/* Records per read(): 12 KiB, a few hundred lines of output per flush. */
-#define WATCH_RECORDS		256
-
-#define RANGE_CAPACITY		"1..16777216"
-
-/*
- * Not volatile: SIGINT is delivered only inside ppoll() (watch_wait()), a
- * call the compiler cannot see through, so the flag is read afresh after
- * every call.
- */
-static sig_atomic_t watch_interrupted;
-
-static void watch_on_sigint(int sig)
-{
-	(void)sig;
-	watch_interrupted = 1;
-}
-
-/*
- * The listing's escaping, so that watch output and /proc/seqring can be
- * compared line for line: a label is one word of printable ASCII, with
- * every byte that could split or hide a field (controls, space, DEL,
- * non-ASCII) and the backslash written as \ooo. "-" stands for the empty
- * label, so a label that is "-" itself is written \055.
- */
-static void watch_print_label(const char *label)
-{
-	const unsigned char *p = (const unsigned char *)label;
-	size_t len = strnlen(label, SEQRING_LABEL_LEN);
-	size_t i;
-
-	if (!len) {
-		putchar('-');
-		return;
-	}
-	if (len == 1 && p[0] == '-') {
-		fputs("\\055", stdout);
-		return;
-	}
-	for (i = 0; i < len; i++) {
-		if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == '\\')
-			printf("\\%03o", p[i]);
-		else
-			putchar(p[i]);
-	}
-}
-
-/*
- * A JSON string must be valid UTF-8 and a label is any bytes: every byte
- * outside printable ASCII is written as \u00XX, the code point of the
- * same number, so the output is valid JSON and the bytes can be recovered.
- */
-static void watch_print_label_json(const char *label)
-{
-	const unsigned char *p = (const unsigned char *)label;
-	size_t len = strnlen(label, SEQRING_LABEL_LEN);
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < len; i++) {
-		if (p[i] == '"' || p[i] == '\\')
-			printf("\\%c", p[i]);
-		else if (p[i] < ' ' || p[i] >= 0x7f)
-			printf("\\u%04x", p[i]);
-		else
-			putchar(p[i]);
-	}
-	putchar('"');
-}
-
-static void watch_print(const struct seqring_record *rec, bool json)
-{
-	const struct seqring_reading *r = &rec->reading;
-
-	if (json) {
-		printf("{\"seq\": %llu, \"timestamp_ns\": %llu, ",
-		       (unsigned long long)rec->seq,
-		       (unsigned long long)r->timestamp_ns);
-		printf("\"channel\": %u, \"value\": %lld, \"label\": ",
-		       r->channel, (long long)r->value);
-		watch_print_label_json(r->label);
-		fputs("}\n", stdout);
-	} else {
-		printf("%llu %llu %u %lld ", (unsigned long long)rec->seq,
-		       (unsigned long long)r->timestamp_ns, r->channel,
-		       (long long)r->value);
-		watch_print_label(r->label);
-		putchar('\n');
-	}
-}
-
-struct watch_state {
-	const char *device;
-	int fd;
-	bool json;
-	__u64 limit;		/* readings to show; 0: no limit */
-	__u64 shown;
-	__u64 next_seq;		/* sequence number expected next */
-	bool behind;		/* read() said -EPIPE; next_seq is stale */
-};
-
-/*
- * After -EPIPE the driver resumes at the oldest reading it holds; the gap
- * between that reading and the one expected is what was missed.
- */
-static void watch_record(struct watch_state *st,
-			 const struct seqring_record *rec)
-{
-	if (st->behind) {
-		if (rec->seq > st->next_seq)
-			fprintf(stderr,
-				"seqringctl: %s: fell behind, %llu readings missed\n",
-				st->device,
-				(unsigned long long)(rec->seq - st->next_seq));
-		else
-			fprintf(stderr,
-				"seqringctl: %s: fell behind, readings missed\n",
-				st->device);
-		st->behind = false;
-	}
-	watch_print(rec, st->json);
-	st->next_seq = rec->seq + 1;
-	st->shown++;
-}
-
-/*
- * Sequence number of the first reading this open file will read, for the
- * count of readings missed if the first read() already says -EPIPE. The
- * stats come after open() (or lseek()), so a reading overwritten in between
- * is not counted: the count errs low, never high.
- */
-static int watch_first_seq(struct watch_state *st, bool new_only)
-{
-	struct seqring_stats s;
-	int ret;
-
-	ret = seqring_get_stats(st->fd, &s);
-	if (ret)
-		return device_error(st->device, "cannot read stats", ret);
-	st->next_seq = (s.count && !new_only) ? s.oldest_seq : s.total + 1;
-	return 0;
-}
-
-/*
- * Wait for readings with SIGINT blocked except inside ppoll(), so that a
- * SIGINT arriving at any moment ends the wait: a blocking read() would
- * miss one that came just before it started.
- */
-static int watch_wait(struct watch_state *st, const sigset_t *waitmask)
-{
-	struct pollfd pfd = { .fd = st->fd, .events = POLLIN };
-
-	if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
-		if (errno == EINTR)
-			return 0;
-		return device_error(st->device, "cannot poll", -errno);
-	}
-	if (pfd.revents & POLLNVAL)
-		return device_error(st->device, "cannot poll", -EBADF);
-	return 0;
-}
-
-static int watch_loop(struct watch_state *st, const sigset_t *waitmask)
-{
-	struct seqring_record buf[WATCH_RECORDS];
-	size_t want, i;
-	ssize_t n;
-
-	while (!watch_interrupted && (!st->limit || st->shown < st->limit)) {
-		want = ARRAY_SIZE(buf);
-		if (st->limit && st->limit - st->shown < want)
-			want = st->limit - st->shown;
-		n = read(st->fd, buf, want * sizeof(buf[0]));
-		if (n < 0) {
-			switch (errno) {
-			case EAGAIN:
-				if (watch_wait(st, waitmask))
-					return EXIT_FAILURE;
-				continue;
-			case EINTR:
-				continue;
-			case EPIPE:
-				st->behind = true;
-				continue;
-			default:
-				return device_error(st->device,
-						    "cannot read readings",
-						    -errno);
-			}
-		}
-		if (!n)
-			break;
-		if (n % sizeof(buf[0]))
-			return device_error(st->device,
-					    "read a partial record", -EIO);
-		for (i = 0; i < n / sizeof(buf[0]); i++)
-			watch_record(st, &buf[i]);
-		/* Like tail -f: each batch shows up as soon as it is read. */
-		if (fflush(stdout) || ferror(stdout))
-			break;
-	}
-	return EXIT_SUCCESS;
-}
-
-static const struct option watch_options[] = {
-	{ "json",	no_argument,		NULL,	'j' },
-	{ "count",	required_argument,	NULL,	'n' },
-	{ "new",	no_argument,		NULL,	'N' },
-	{ "help",	no_argument,		NULL,	'h' },
-	{ NULL,		0,			NULL,	0 }
-};
-
-static int cmd_watch(const struct command *cmd, const char *device,
-		     int argc, char **argv)
-{
-	struct watch_state st = { .device = device, .fd = -1 };
-	struct sigaction sa, old_sa;
-	sigset_t block, waitmask;
-	bool new_only = false;
-	int opt, ret, status;
-
-	while ((opt = getopt_long(argc, argv, "+jn:Nh",
-				  watch_options, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			st.json = true;
-			break;
-		case 'n':
-			ret = seqring_parse_u64(optarg, &st.limit);
-			if (!ret && !st.limit)
-				ret = -ERANGE;
-			if (ret) {
-				report_number("", "count", optarg, ret,
-					      "1..18446744073709551615");
-				return usage_hint(cmd);
-			}
-			break;
-		case 'N':
-			new_only = true;
-			break;
-		case 'h':
-			return cmd_help(cmd);
-		default:
-			return usage_hint(cmd);
-		}
-	}
-	if (optind < argc)
-		return unexpected_arg(cmd, argv[optind]);
-
-	st.fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
-	if (st.fd < 0)
-		return open_error(device, st.fd);
-	if (new_only && lseek(st.fd, 0, SEEK_END) < 0) {
-		status = device_error(device, "cannot seek past the newest reading",
-				      -errno);
-		goto out_close;
-	}
-	status = watch_first_seq(&st, new_only);
-	if (status)
-		goto out_close;
-
-	/* SIGINT is delivered only inside ppoll(); see watch_wait(). */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watch_on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigaction(SIGINT, &sa, &old_sa);
-
-	status = watch_loop(&st, &waitmask);
-
-	sigaction(SIGINT, &old_sa, NULL);
-	sigprocmask(SIG_UNBLOCK, &block, NULL);
-out_close:
-	close(st.fd);
-	return status;
 }
 
 /*
@@ -973,6 +788,18 @@ static int cmd_capacity(const struct command *cmd, const char *device,
 	return EXIT_SUCCESS;
 }
 
+/* What dump and watch share. */
+#define STREAM_OPTIONS_HELP						\
+	"  -j, --json             one JSON object per line\n"		\
+	"  -T, --time-format=iso  the time as ISO 8601, not nanoseconds\n" \
+	"      --time-format=ns   nanoseconds since the epoch (default)\n" \
+	"  -c, --channel=CHANNEL  only readings of CHANNEL (repeatable)\n" \
+	"  -l, --label=LABEL      only readings labelled LABEL\n"		\
+	"                         (repeatable)\n"					\
+	"      --after=SEQ        only readings after sequence number SEQ\n" \
+	"      --cursor-file=FILE go on after the SEQ saved in FILE, and\n" \
+	"                         save there the last reading read\n"
+
 static const struct command commands[] = {
 	{
 		.name = "push",
@@ -984,6 +811,7 @@ static const struct command commands[] = {
 		"  -l, --label=LABEL      label, at most 15 bytes (none)\n"
 		"  -t, --timestamp=NS     nanoseconds since the epoch\n"
 		"                         (0: the driver stamps it)\n",
+		.longopts = push_options,
 		.run = cmd_push,
 	},
 	{
@@ -997,17 +825,23 @@ static const struct command commands[] = {
 		"  -v, --verbose          print how many readings were pushed\n"
 		"  A malformed line stops the feed: the lines before it are\n"
 		"  pushed, none after it, and the exit status is 1.\n",
+		.longopts = feed_options,
 		.run = cmd_feed,
 	},
 	{
 		.name = "stats",
-		.synopsis = "[--json | --format=FORMAT]",
+		.synopsis =
+		"[--json | --format=FORMAT [--readings]] [--output=FILE]",
 		.summary = "Print the counters of the ring.",
 		.options =
 		"  -f, --format=FORMAT    text (key: value lines), json (one\n"
 		"                         object) or prometheus (the text\n"
 		"                         exposition format)\n"
-		"  -j, --json             the same as --format=json\n",
+		"  -j, --json             the same as --format=json\n"
+		"      --readings         with prometheus: also the latest value\n"
+		"                         of each channel and label, and its time\n"
+		"  -o, --output=FILE      write FILE whole (FILE.tmp, renamed)\n",
+		.longopts = stats_options,
 		.run = cmd_stats,
 	},
 	{
@@ -1015,18 +849,34 @@ static const struct command commands[] = {
 		.synopsis = "",
 		.summary = "Discard the readings held; sequence numbers go on.",
 		.options = "",
+		.longopts = clear_options,
 		.run = cmd_clear,
 	},
 	{
-		.name = "watch",
-		.synopsis = "[--json] [-n COUNT] [--new]",
+		.name = "dump",
+		.synopsis =
+		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE]",
 		.summary =
-		"Follow readings as they arrive, like tail -f, until SIGINT.",
+		"Print the readings the ring holds, oldest first, and exit.",
 		.options =
-		"  -j, --json             one JSON object per line\n"
-		"  -n, --count=COUNT      stop after COUNT readings\n"
+		STREAM_OPTIONS_HELP,
+		.longopts = dump_options,
+		.run = cmd_dump,
+	},
+	{
+		.name = "watch",
+		.synopsis =
+		"[--json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [-n COUNT] [--new]",
+		.summary =
+		"Follow readings as they arrive, like tail -f, until a signal.",
+		.options =
+		STREAM_OPTIONS_HELP
+		"      --journal          send each reading to the systemd journal\n"
+		"                         (fields SEQRING_*), not to stdout\n"
+		"  -n, --count=COUNT      stop after COUNT readings shown\n"
 		"  -N, --new              only readings pushed from now on\n"
 		"                         (default: from the oldest held)\n",
+		.longopts = watch_options,
 		.run = cmd_watch,
 	},
 	{
@@ -1037,6 +887,7 @@ static const struct command commands[] = {
 		.options =
 		"  N is " RANGE_CAPACITY "; the newest readings that fit\n"
 		"  are kept.\n",
+		.longopts = capacity_options,
 		.run = cmd_capacity,
 	},
 };
@@ -1062,7 +913,8 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"Usage: seqringctl [-d DEVICE] COMMAND [ARGS]\n"
 		"\n"
-		"Push readings to a seqring device, read its counters, clear it.\n"
+		"Push readings to a seqring device, dump or watch them, print its\n"
+		"counters, clear it, show or set its capacity.\n"
 		"\n"
 		"Options (before COMMAND):\n"
 		"  -d, --device=DEVICE    device node (default %s)\n"
@@ -1079,28 +931,61 @@ static void print_usage(FILE *f)
 	}
 	fprintf(f,
 		"\n"
-		"Exit status: 0 success, 1 failure, 2 usage error.\n"
-		"See seqringctl(8).\n");
+		"Exit status: 0 success, 1 failure, 2 usage error; watch dies by\n"
+		"the signal that ends it.\n"
+		"See seqringctl(1).\n");
 }
 
-/* Output that cannot be written is a failure, not a silent success. */
+/*
+ * Output that cannot be written is a failure, not a silent success. A
+ * command ended by a signal (watch) dies by it now, with the default
+ * disposition, so that its caller (a shell loop, systemd) sees why.
+ */
 static int finish(int status)
 {
 	errno = 0;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "seqringctl: stdout: write error: %s\n",
-			strerror(errno ? errno : EIO));
-		return EXIT_FAILURE;
+	if (!output_failed && (fflush(stdout) || ferror(stdout)))
+		status = output_error(errno ? errno : EIO);
+	if (fatal_signal) {
+		signal(fatal_signal, SIG_DFL);
+		raise(fatal_signal);
 	}
 	return status;
 }
+
+/* Values of the options that have no short form. */
+enum {
+	OPT_LIST_COMMANDS = 0x100,
+	OPT_LIST_OPTIONS,
+};
 
 static const struct option main_options[] = {
 	{ "device",	required_argument,	NULL,	'd' },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ "version",	no_argument,		NULL,	'V' },
+	{ "list-commands", no_argument,		NULL,	OPT_LIST_COMMANDS },
+	{ "list-options", no_argument,		NULL,	OPT_LIST_OPTIONS },
 	{ NULL,		0,			NULL,	0 }
 };
+
+/*
+ * For the bash completion, which so never lists an option the tool does
+ * not take: every option of @opts, one per line, the short form on a line
+ * of its own, a long one that takes an argument with a trailing "=". The
+ * --list-* options themselves are not listed.
+ */
+static int list_options(const struct option *opts)
+{
+	for (; opts->name; opts++) {
+		if (!strncmp(opts->name, "list-", 5))
+			continue;
+		if (opts->val > 0 && opts->val < 0x100 && isalnum(opts->val))
+			printf("-%c\n", opts->val);
+		printf("--%s%s\n", opts->name,
+		       opts->has_arg == required_argument ? "=" : "");
+	}
+	return EXIT_SUCCESS;
+}
 
 int main(int argc, char **argv)
 {
@@ -1123,6 +1008,12 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("seqringctl %s\n", SEQRING_VERSION);
 			return finish(EXIT_SUCCESS);
+		case OPT_LIST_COMMANDS:
+			for (i = 0; i < ARRAY_SIZE(commands); i++)
+				printf("%s\n", commands[i].name);
+			return finish(EXIT_SUCCESS);
+		case OPT_LIST_OPTIONS:
+			return finish(list_options(main_options));
 		default:
 			return usage_hint(NULL);
 		}
@@ -1139,6 +1030,9 @@ int main(int argc, char **argv)
 			argv[optind]);
 		return usage_hint(NULL);
 	}
+
+	if (optind + 2 == argc && !strcmp(argv[optind + 1], "--list-options"))
+		return finish(list_options(cmd->longopts));
 
 	/* The command parses its own options, from its own argv[1]. */
 	argc -= optind;

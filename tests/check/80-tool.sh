@@ -20,7 +20,7 @@ dev=${SEQRING_DEV:-/dev/seqring}
 listing=${SEQRING_LISTING:-/proc/seqring}
 module=${SEQRING_MODULES:-/modules}/seqring.ko
 
-plan=27
+plan=29
 n=0
 nfail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/80-tool.XXXXXX") || exit 1
@@ -243,9 +243,9 @@ check "stats prints the 7 counters in order, capacity 64" \
 # the driver's word so that this check tests only the JSON output.
 [ "$(counter total)" = "$total" ] || total=$(counter total)
 run stats --json
-check "stats --json contains \"total\": $total" \
-	"rc=0 \"total\": $total" \
-	"rc=$rc $(grep -o '"total": [0-9]*' "$out")"
+check "stats --json contains \"total\": \"$total\"" \
+	"rc=0 \"total\": \"$total\"" \
+	"rc=$rc $(grep -o '"total": "[0-9]*"' "$out")"
 
 # --- clear ----------------------------------------------------------------
 
@@ -259,6 +259,21 @@ seq=$(newest 1 | cut -d ' ' -f 1)
 lines=$(($(wc -l <"$listing") - 1))
 check "after clear the next push continues the sequence numbers" \
 	"rc=0 seq=$((total + 1)) lines=1" "rc=$rc seq=$seq lines=$lines"
+
+# --- open errors ----------------------------------------------------------
+
+"$ctl" -d /dev/seqring-missing stats >"$out" 2>"$err"
+rc=$?
+check "no such device: exit 1, a hint to load the module" \
+	"rc=1 said=yes" \
+	"rc=$rc said=$(said 'is the module loaded? try: modprobe seqring')"
+
+# tester (uid 1000) is not in group seqring.
+stress_runas 1000 1000 "$ctl" -d "$dev" stats >"$out" 2>"$err"
+rc=$?
+check "permission denied: exit 1, a hint naming group seqring and usermod" \
+	"rc=1 said=yes" \
+	"rc=$rc said=$(said "group seqring: usermod -aG seqring USER")"
 
 # --- usage ----------------------------------------------------------------
 

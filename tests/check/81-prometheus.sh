@@ -7,11 +7,14 @@
 # Pushes a known history into a small ring (overwrites and a clear
 # included), then checks that the Prometheus text output has a HELP and a
 # TYPE line before every sample, only well-formed sample lines, the right
-# types, and the same numbers as `stats` and debugfs.
+# types, the same numbers as `stats` and debugfs, and the device's real
+# path as its label. With --readings, the latest value of each channel and
+# label and that reading's time as gauges; --output writes a file whole.
+# (tests/packages/70-promtool.sh checks the output with promtool.)
 
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 10
+plan 20
 
 check_load "load seqring capacity=4" capacity=4 || fail_rest "seqring did not load"
 
@@ -56,12 +59,61 @@ counters=$(printf '%s\n' "$out" | sed -n 's/^# TYPE \(.*\) counter$/\1/p' |
 is "seqring_pushed_total seqring_dropped_total seqring_cleared_total " \
 	"$counters" "the counters, each named _total"
 
-# The label value is escaped: a backslash and a quote in the device path.
-mkdir -p "$T/a\\b\"c"
-ln -s /dev/seqring "$T/a\\b\"c/dev"
-like "$(seqringctl -d "$T/a\\b\"c/dev" stats --format=prometheus)" \
-	'^seqring_capacity\{device=".*/a\\\\b\\"c/dev"\} 4$' \
+# The label value is escaped: a backslash and a quote in the device path
+# (a device node of its own, in /dev: a symlink would be resolved, and the
+# test's directory is on a filesystem mounted nodev).
+odd="/dev/a\\b\"c"
+mkdir -p "$odd"
+majmin=$(stat -c '%t %T' /dev/seqring)
+mknod "$odd/dev" c "$((0x${majmin% *}))" "$((0x${majmin#* }))"
+like "$(seqringctl -d "$odd/dev" stats --format=prometheus)" \
+	'^seqring_capacity\{device="/dev/a\\\\b\\"c/dev"\} 4$' \
 	"backslash and quote escaped in the device label"
+rm -rf "$odd"
+
+# The device label is the device's real path, whatever path was typed.
+like "$(seqringctl -d /dev/seqring0 stats --format=prometheus)" \
+	'^seqring_capacity\{device="/dev/seqring"\} 4$' \
+	"-d /dev/seqring0 (udev's symlink): device=\"/dev/seqring\""
+like "$(cd /dev && seqringctl -d ./seqring stats --format=prometheus)" \
+	'^seqring_capacity\{device="/dev/seqring"\} 4$' \
+	"-d ./seqring in /dev: device=\"/dev/seqring\""
+
+# --- --readings ---
+seqringctl capacity 16
+seqringctl clear
+latin1=$(printf 'caf\351')
+utf8=$(printf 'caf\303\251')
+seqringctl push -c 1 -l kitchen 10 && seqringctl push -c 1 -l kitchen 11 &&
+	seqringctl push -c 2 -l kitchen 20 && seqringctl push -c 1 -- -5 &&
+	seqringctl push -c 3 -l "$latin1" 7 && seqringctl push -c 3 -l "$utf8" 8 &&
+	seqringctl push -c 4 -l t -t 1000000000123456789 9 ||
+	diag "seqringctl push failed"
+seqringctl stats --format=prometheus --readings >"$T/r" 2>"$T/e"
+is "0 " "$? $(cat "$T/e")" "stats --format=prometheus --readings exits 0"
+# value CHANNEL LABEL-AS-WRITTEN: the sample of seqring_reading_value.
+value() {
+	grep -F "seqring_reading_value{device=\"/dev/seqring\",channel=\"$1\",label=\"$2\"} " "$T/r" |
+		cut -d ' ' -f 2
+}
+is "11 20 -5" "$(value 1 kitchen) $(value 2 kitchen) $(value 1 '')" \
+	"the latest value of each channel and label (11 of 10, 11)"
+# shellcheck disable=SC1003 # the backslashes are the escapes expected
+is "7 8" "$(value 3 'caf\\351') $(value 3 "$utf8")" \
+	"a label that is not UTF-8 in the listing's escaping, a UTF-8 one as it is"
+is 6 "$(grep -c '^seqring_reading_value{' "$T/r")" "one series per channel and label (6)"
+is "1000000000.123456789" \
+	"$(grep -F 'seqring_reading_timestamp_seconds{device="/dev/seqring",channel="4",label="t"} ' "$T/r" | cut -d ' ' -f 2)" \
+	"seqring_reading_timestamp_seconds: the reading's time, to the nanosecond"
+seqringctl stats --readings >"$T/x" 2>&1
+is 2 $? "--readings without --format=prometheus is a usage error (exit 2)"
+seqringctl stats --format=prometheus --readings --output="$T/seqring.prom" >"$T/x" 2>&1
+is "0 0" "$? $(wc -c <"$T/x")" "--output=FILE: exit 0, nothing on stdout"
+if cmp -s "$T/r" "$T/seqring.prom" && [ ! -e "$T/seqring.prom.tmp" ]; then
+	ok "... FILE has what stdout had, and no FILE.tmp is left"
+else
+	not_ok "... FILE has what stdout had, and no FILE.tmp is left" "$(ls -la "$T")"
+fi
 
 like "$(seqringctl --version)" '^seqringctl [0-9]+\.[0-9]+\.[0-9]+$' \
 	"--version prints seqringctl VERSION"

@@ -5,16 +5,18 @@
 # behaviour per test. watch prints what read() on /dev/seqring returns in
 # the listing's format (compared with /proc/seqring line for line) or as
 # JSON lines, starts at the oldest reading or with --new at the next one,
-# stops after -n COUNT or on SIGINT with status 0, and says on stderr how
-# many readings it missed when it fell behind. capacity shows and sets the
-# ring's size (root only).
+# stops after -n COUNT with status 0, dies by SIGINT, SIGTERM and SIGHUP
+# (as tail -f does), ends when the reader of its pipe goes away (by
+# SIGPIPE, or quietly with status 1 when SIGPIPE is ignored), and says on
+# stderr how many readings it missed when it fell behind. capacity shows
+# and sets the ring's size (root only).
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
 CTL=${SEQRINGCTL:-seqringctl}
 
-plan 24
+plan 32
 
 sr_gid=$(awk -F: '$1 == "seqring" { print $3 }' /etc/group)
 sr_gid=${sr_gid:-990}
@@ -26,7 +28,8 @@ watch_bg() {
 	_err=$2
 	shift 2
 	: >"$_out"
-	"$CTL" watch "$@" >"$_out" 2>"$_err" &
+	# As from a terminal: SIGINT not ignored (see tests/progs/sigdfl.c).
+	"$BIN/sigdfl" "$CTL" watch "$@" >"$_out" 2>"$_err" &
 	WATCH_PID=$!
 	_tap_pids="$_tap_pids $WATCH_PID"
 }
@@ -97,12 +100,12 @@ same_file "$T/l" "$T/w" "watch output equals the /proc/seqring lines"
 "$CTL" watch --json -n 5 >"$T/j" 2>"$T/e"
 is 0 $? "watch --json -n 5 exits 0"
 # shellcheck disable=SC1003
-is '"a b";"x\\y";"caf\u00e9";"-";"";' \
-	"$(sed 's/.*"label": \(".*"\)}$/\1/' "$T/j" | awk '{ printf "%s;", $0 }')" \
-	"watch --json escapes labels for JSON (\\\\ and \\u00XX)"
+is '"a b";"x\\y";[99, 97, 102, 233];"-";"";' \
+	"$(sed 's/.*"label": \(.*\)}$/\1/' "$T/j" | awk '{ printf "%s;", $0 }')" \
+	"watch --json: labels as JSON strings, one that is not UTF-8 as its bytes"
 like "$(head -n 1 "$T/j")" \
-	'^\{"seq": 1, "timestamp_ns": [0-9]+, "channel": 1, "value": 10, "label": "a b"\}$' \
-	"watch --json prints one object per line with seq, timestamp_ns, channel, value, label"
+	'^\{"seq": "1", "timestamp_ns": "[0-9]+", "time": "[-0-9T:.+]+", "channel": 1, "value": "10", "label": "a b"\}$' \
+	"watch --json prints one object per line with seq, timestamp_ns, time, channel, value, label"
 
 watch_bg "$T/n" "$T/ne" --new -n 1
 asleep "$WATCH_PID" || diag "watch --new is not asleep"
@@ -116,8 +119,33 @@ wait_lines "$T/i" 6 || diag "watch printed $(wc -l <"$T/i") lines, not 6"
 asleep "$WATCH_PID" || diag "watch is not asleep"
 kill -INT "$WATCH_PID"
 wait_exit "$WATCH_PID"
-is 0 "$WAIT_RC" "SIGINT ends watch with status 0"
+is 130 "$WAIT_RC" "SIGINT: watch dies by it (status 128 + 2)"
 is "6 " "$(wc -l <"$T/i") $(cat "$T/ie")" "... after printing the six readings held, nothing on stderr"
+
+# die_by SIG NUMBER: watch, asleep, gets SIG and dies by it.
+die_by() {
+	watch_bg "$T/s" "$T/se"
+	asleep "$WATCH_PID" || diag "watch is not asleep"
+	kill -"$1" "$WATCH_PID"
+	wait_exit "$WATCH_PID"
+	is "$((128 + $2)) " "$WAIT_RC $(cat "$T/se")" \
+		"SIG$1: watch dies by it (status 128 + $2), nothing on stderr"
+}
+die_by TERM 15
+die_by HUP 1
+
+# A signal ignored when watch starts (nohup) stays ignored.
+(trap '' HUP; exec "$CTL" watch >"$T/s" 2>"$T/se") &
+WATCH_PID=$!
+_tap_pids="$_tap_pids $WATCH_PID"
+asleep "$WATCH_PID" || diag "watch is not asleep"
+kill -HUP "$WATCH_PID"
+sleep 0.5
+is yes "$(kill -0 "$WATCH_PID" 2>/dev/null && echo yes)" \
+	"an ignored SIGHUP does not end watch"
+kill -INT "$WATCH_PID"
+wait_exit "$WATCH_PID"
+
 
 # Fall behind: stop the watcher, overwrite 12 readings it had not read.
 watch_bg "$T/b" "$T/be"
@@ -129,12 +157,60 @@ kill -CONT "$WATCH_PID"
 wait_lines "$T/b" 14 || diag "watch printed $(wc -l <"$T/b") lines, not 14"
 kill -INT "$WATCH_PID"
 wait_exit "$WATCH_PID"
-is 0 "$WAIT_RC" "a watch that fell behind goes on and ends with status 0"
+is 130 "$WAIT_RC" "a watch that fell behind goes on (until SIGINT)"
 like "$(cat "$T/be")" '^seqringctl: /dev/seqring: fell behind, 12 readings missed$' \
 	"... and says on stderr how many readings it missed (12)"
 is "19 26" "$(sed -n 7p "$T/b" | cut -d ' ' -f 1) $(tail -n 1 "$T/b" | cut -d ' ' -f 1)" \
 	"... resuming at the oldest reading held (seq 19 after 6, up to 26)" ||
 	diag "$(cat "$T/b")"
+
+# watch_head DISPOSITION: "seqringctl watch | head -n 1" with SIGPIPE at
+# DISPOSITION (default or ignore) in watch. Sets PIPE_RC to watch's exit
+# status (124: still running after 10 s, then killed) and leaves its
+# stderr in $T/pe.
+watch_head() {
+	rm -f "$T/rc" "$T/pid"
+	(
+		[ "$1" = ignore ] && trap '' PIPE
+		"$CTL" watch 2>"$T/pe" &
+		echo $! >"$T/pid"
+		wait $!
+		echo $? >"$T/rc"
+	) | head -n 1 >"$T/ph" &
+	_pipe=$!
+	_i=0
+	while [ ! -s "$T/rc" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if [ -s "$T/rc" ]; then
+		PIPE_RC=$(cat "$T/rc")
+	else
+		PIPE_RC=124
+		kill "$(cat "$T/pid")"
+	fi
+	wait $_pipe
+}
+
+# With 6 readings held, all of them fit in the pipe: watch finds the
+# reader gone while it waits for more. With 20000 (about 600 KiB of
+# lines), it is still writing when head leaves.
+watch_head default
+is "141 " "$PIPE_RC $(cat "$T/pe")" \
+	"watch | head -n 1: watch dies by SIGPIPE while waiting, nothing on stderr"
+watch_head ignore
+is "1 " "$PIPE_RC $(cat "$T/pe")" \
+	"... with SIGPIPE ignored: exit status 1, nothing on stderr"
+"$CTL" capacity 20000 && "$BIN/push_n" 20000 ||
+	diag "could not fill a ring of 20000"
+watch_head default
+is "141 " "$PIPE_RC $(cat "$T/pe")" \
+	"watch | head -n 1 of 20000 readings: SIGPIPE while writing, nothing on stderr"
+watch_head ignore
+is "1 " "$PIPE_RC $(cat "$T/pe")" \
+	"... with SIGPIPE ignored: exit status 1 (EPIPE), nothing on stderr"
+is 1 "$(wc -l <"$T/ph")" "... and head got its line"
+"$CTL" capacity 8 || diag "could not set the capacity back to 8"
 
 "$CTL" watch -n 0 >"$T/w" 2>"$T/e"
 is 2 $? "watch -n 0 is a usage error (exit 2)"

@@ -27,7 +27,7 @@
 # Output: one TAP stream, every result named after its kernel ("ok 12 -
 # 5.10: ..."), a failure before the VM ran being one "not ok" for that
 # kernel; then the per-kernel table (also in build/kernels/results.md, in
-# the form of README's "Supported kernels" table) and as the last line
+# the form of doc/testing.md's "Supported kernels" table) and as the last line
 #   N passed, N failed[, N skipped]
 # Per kernel, build/kernels/NAME/ keeps build.log, check.log (run.sh's
 # output), console.log and the modules. Exit status 0 iff nothing failed.

@@ -6,7 +6,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 15
+plan 16
 
 version=$(cat VERSION)
 like "$version" '^[0-9]+\.[0-9]+\.[0-9]+$' "VERSION holds one version: $version"
@@ -18,15 +18,22 @@ is "seqringctl $version" "$(tools/seqringctl --version)" \
 is "$version" "$(dpkg-parsechangelog -SVersion)" \
 	"debian/changelog has it"
 
-# conf KERNELVER EXPR: EXPR after sourcing dkms.conf as dkms does: with
-# bash, from another directory, with the variables dkms sets.
+# The tree's dkms.conf leaves the version to who installs it (dh_dkms -V,
+# make install-dkms), as Debian's DKMS packages do.
+is '#MODULE_VERSION#' "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)" \
+	"dkms.conf: PACKAGE_VERSION=\"#MODULE_VERSION#\""
+make -s install-dkms DESTDIR="$T/dkms" >/dev/null
+src=$T/dkms/usr/src/seqring-$version
+
+# conf KERNELVER EXPR: EXPR after sourcing the installed dkms.conf as dkms
+# does: with bash, from another directory, with the variables dkms sets.
 conf() {
 	(cd / && kernelver=$1 kernel_source_dir=/lib/modules/$1/build \
 		dkms_tree=/var/lib/dkms \
-		bash -c '. "$0"; eval "echo \"$1\""' "$REPO/dkms.conf" "$2")
+		bash -c '. "$0"; eval "echo \"$1\""' "$src/dkms.conf" "$2")
 }
 is "seqring $version" "$(conf 6.1.0-1-amd64 '$PACKAGE_NAME $PACKAGE_VERSION')" \
-	"dkms.conf: PACKAGE_NAME seqring, PACKAGE_VERSION from VERSION"
+	"installed dkms.conf: PACKAGE_NAME seqring, PACKAGE_VERSION from VERSION"
 is "$(cat KERNEL_MIN)" "$(conf 6.1.0-1-amd64 '$BUILD_EXCLUSIVE_KERNEL_MIN')" \
 	"dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN from KERNEL_MIN"
 is "seqring sequence /updates/dkms /updates/dkms yes" \

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 20-make-install.sh - make install / install-tools / install-dkms /
-# uninstall with DESTDIR lay out exactly the tree README.md documents, and
+# uninstall with DESTDIR lay out exactly the tree README.md and
+# doc/install.md document, and
 # remove all of it. Needs the kernel headers (make deps) to build against.
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 13
+plan 15
 
 version=$(cat VERSION)
 
@@ -28,14 +29,18 @@ expected="644 etc/modprobe.d/seqring.conf
 644 etc/udev/rules.d/60-seqring.rules
 644 lib/modules/$kver/extra/seqring.ko
 644 lib/modules/$kver/extra/sequence.ko
+755 usr/local/bin/seqringctl
 644 usr/local/include/linux/seqring.h
-755 usr/local/sbin/seqringctl
+644 usr/local/lib/systemd/system/seqring-journal.service
+644 usr/local/lib/systemd/system/seqring-metrics.service
+644 usr/local/lib/systemd/system/seqring-metrics.timer
 644 usr/local/share/bash-completion/completions/seqringctl
+644 usr/local/share/man/man1/seqringctl.1
 644 usr/local/share/man/man4/seqring.4
-644 usr/local/share/man/man8/seqringctl.8"
+644 usr/local/share/pkgconfig/seqring.pc"
 is "$expected" "$(tree "$d")" "PREFIX=/usr/local: exactly the documented files and modes"
 is "$version seqringctl $version" \
-	"$(modinfo -F version "$d/lib/modules/$kver/extra/seqring.ko") $("$d/usr/local/sbin/seqringctl" --version)" \
+	"$(modinfo -F version "$d/lib/modules/$kver/extra/seqring.ko") $("$d/usr/local/bin/seqringctl" --version)" \
 	"the installed module and tool have VERSION"
 same_file udev-rules/60-seqring.rules "$d/etc/udev/rules.d/60-seqring.rules" \
 	"the udev rule is the tree's"
@@ -44,6 +49,16 @@ is "g seqring -" "$(grep -v '^#' "$d/etc/sysusers.d/seqring.conf")" \
 is "" "$(grep -hv '^#' "$d/etc/modprobe.d/seqring.conf" \
 	"$d/etc/modules-load.d/seqring.conf" | grep -v '^$')" \
 	"modprobe.d and modules-load.d examples are all comments"
+# The header through pkg-config: a program builds with its flags alone.
+pc="env PKG_CONFIG_PATH=$d/usr/local/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d pkg-config"
+is "$version -I$d/usr/local/include" "$($pc --modversion seqring) $($pc --cflags seqring | sed "s/ *$//")" \
+	"pkg-config seqring: VERSION, and the header's directory"
+printf '#include <linux/seqring.h>\nint main(void) { return SEQRING_IOC_PUSH == 0; }\n' >"$T/p.c"
+# shellcheck disable=SC2046 # the flags are words
+cc -nostdinc -isystem /usr/include -isystem /usr/lib/gcc/x86_64-linux-gnu/12/include \
+	$($pc --cflags seqring) -o "$T/p" "$T/p.c" 2>"$T/cc.err"
+is "0" "$?" "a program builds against the installed header with pkg-config's flags" ||
+	diag "$(cat "$T/cc.err")"
 check "make uninstall DESTDIR=..." make -s uninstall DESTDIR="$d"
 is "" "$(tree "$d")" "... leaves no file behind"
 
@@ -52,13 +67,17 @@ d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
 expected="644 etc/modprobe.d/seqring.conf
 644 etc/modules-load.d/seqring.conf
+644 lib/systemd/system/seqring-journal.service
+644 lib/systemd/system/seqring-metrics.service
+644 lib/systemd/system/seqring-metrics.timer
+755 usr/bin/seqringctl
 644 usr/include/linux/seqring.h
 644 usr/lib/sysusers.d/seqring.conf
 644 usr/lib/udev/rules.d/60-seqring.rules
-755 usr/sbin/seqringctl
 644 usr/share/bash-completion/completions/seqringctl
+644 usr/share/man/man1/seqringctl.1
 644 usr/share/man/man4/seqring.4
-644 usr/share/man/man8/seqringctl.8"
+644 usr/share/pkgconfig/seqring.pc"
 is "$expected" "$(tree "$d")" \
 	"PREFIX=/usr: udev rule and sysusers.d in /usr/lib, the rest as documented"
 make -s uninstall DESTDIR="$d" PREFIX=/usr >/dev/null

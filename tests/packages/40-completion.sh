@@ -2,51 +2,78 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 40-completion.sh - the bash completion offers what seqringctl accepts.
-# COMP_WORDS is split as bash splits it ("=" is a word of its own), and
-# every option offered is checked against the tool's --help.
+# COMP_WORDS is split as bash splits it ("=" is a word of its own). The
+# completion asks the tool for its commands and options; here they are
+# compared with what --help and each command's --help document, both ways,
+# so neither the completion nor the help can miss one.
 
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 9
+plan 14
 
-# comp WORD...: the completions offered for the last WORD.
+ctl=$PWD/tools/seqringctl
+
+# comp WORD...: the completions offered for the last WORD of
+# "seqringctl WORD...".
 comp() {
-	COMP_WORDS=("$@")
+	COMP_WORDS=("$ctl" "$@")
 	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 	COMPREPLY=()
 	_seqringctl
-	printf '%s\n' "${COMPREPLY[@]}" | words
+	printf '%s\n' "${COMPREPLY[@]}" | sort | words
+}
+
+# long_opts TEXT: the long options named in TEXT (a --help), sorted.
+long_opts() {
+	printf '%s\n' "$1" | grep -oE -- '--[a-z][a-z-]*' | sort -u | words
 }
 
 is "seqringctl" "$(complete -p seqringctl | awk '{ print $NF }')" \
 	"complete -F _seqringctl seqringctl is registered"
-is "push feed stats clear" "$(comp seqringctl '')" "the commands"
-is "stats" "$(comp seqringctl -d /dev/null st)" "the command after -d DEVICE"
-is "-d --device= -h --help -V --version" "$(comp seqringctl -)" "global options"
-is "/dev/null" "$(comp seqringctl --device = /dev/nul)" "a path after --device="
-is "text json prometheus" "$(comp seqringctl stats --format =)" \
-	"--format= values"
-is "prometheus" "$(comp seqringctl stats -f pro)" "-f pro completes"
 
-# Every long option offered for a command is in that command's --help
-# (which does not list --help itself).
-missing=
-for cmd in push feed stats clear; do
-	help=$(tools/seqringctl "$cmd" --help)
-	for opt in $(comp seqringctl "$cmd" --); do
-		opt=${opt%=}
-		[ "$opt" != --help ] || continue
-		case $help in *"$opt"*) ;; *) missing="$missing $cmd $opt" ;; esac
+help=$("$ctl" --help)
+# The commands of --help: the lines "  COMMAND [ARGS]" under "Commands:".
+help_cmds=$(printf '%s\n' "$help" | sed -n '/^Commands:/,$p' |
+	sed -n 's/^  \([a-z][a-z]*\).*/\1/p' | sort | words)
+is "$help_cmds" "$(comp '')" "the commands offered are those of --help"
+like "$help_cmds" '(^| )watch( |$)' "... watch among them"
+like "$help_cmds" '(^| )capacity( |$)' "... capacity among them"
+
+is "stats" "$(comp -d /dev/null st)" "the command after -d DEVICE"
+is "$(long_opts "$(printf '%s\n' "$help" | sed '/^Commands:/,$d')")" \
+	"$(comp -- | tr ' ' '\n' | sed 's/=$//' | sort | words)" \
+	"the global long options offered are those of --help"
+is "/dev/null" "$(comp --device = /dev/nul)" "a path after --device="
+is "/dev/null" "$(comp dump --cursor-file = /dev/nul)" "a path after --cursor-file="
+is "json prometheus text" "$(comp stats --format =)" "--format= values"
+is "prometheus" "$(comp stats -f pro)" "-f pro completes"
+is "" "$(comp push -c '')" "nothing offered for an option's own value (push -c)"
+
+# For every command: its long options offered and those its --help names
+# are the same (--help is offered, and not listed in the help itself).
+diff=
+for cmd in $help_cmds; do
+	want=$(long_opts "$("$ctl" "$cmd" --help; echo --help)")
+	got=$(comp "$cmd" -- | tr ' ' '\n' | sed 's/=$//' | sort | words)
+	[ "$want" = "$got" ] || diff="$diff
+$cmd: --help has '$want', completion offers '$got'"
+done
+is "" "$diff" "every command: the options offered are those of its --help"
+
+# Every value offered for an option is in the --help of the command.
+# values_missing CMD OPTION: the values offered for CMD's --OPTION= that
+# its --help does not name.
+values_missing() {
+	local v missing=
+	for v in $(comp "$1" "$2" =); do
+		"$ctl" "$1" --help | grep -q -- "$2=$v\|[ (,]$v[ ),]" ||
+			missing="$missing $v"
 	done
-done
-is "" "$missing" "every option offered is in the command's --help"
-
-help=$(tools/seqringctl --help)
-missing=
-for opt in $(comp seqringctl --); do
-	case $help in *"${opt%=}"*) ;; *) missing="$missing $opt" ;; esac
-done
-is "" "$missing" "every global option offered is in --help"
+	echo "${missing# }"
+}
+is "" "$(values_missing stats --format)" "every --format value offered is in stats --help"
+is "iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format)" \
+	"--time-format= offers iso and ns, both in watch --help"
 
 done_testing

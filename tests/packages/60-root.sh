@@ -16,7 +16,7 @@
 #   - the headers of a second kernel (bookworm-backports' linux-headers-
 #     amd64): DKMS builds for it when they are installed;
 #   - `apt-get purge` of both leaves nothing in /lib/modules, the DKMS
-#     tree, /usr/src, the udev rules or /usr/sbin.
+#     tree, /usr/src, the udev rules or /usr/bin.
 # Needs build/deb/ from 50-deb.sh, root, the VM's packages
 # (tests/vm/deps.sh) and the network or a warm cache: the root is cached
 # by mkroot.sh, the packages apt downloads in the root are kept in
@@ -33,6 +33,7 @@ cache=${SEQRING_CACHE:-/var/cache/seqring}
 archives=$cache/archives/bookworm-backports
 dkms_deb=seqring-dkms_${version}_all.deb
 tools_deb=seqring-tools_${version}_$arch.deb
+dev_deb=seqring-dev_${version}_all.deb
 out=$REPO/build/packages/root
 rm -rf "$out"
 mkdir -p "$out" "$archives"
@@ -78,12 +79,12 @@ else
 fi
 cp "$archives"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
 mkdir -p "$root/tmp/debs"
-cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "$root/tmp/debs/" ||
+cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "build/deb/$dev_deb" "$root/tmp/debs/" ||
 	fail_rest "no packages in build/deb (50-deb.sh makes them)"
 
 # --- install ----------------------------------------------------------------
-inroot_ok "apt-get install ./$dkms_deb ./$tools_deb (pulls dkms and a compiler)" \
-	apt-get install -y "/tmp/debs/$dkms_deb" "/tmp/debs/$tools_deb"
+inroot_ok "apt-get install ./$dkms_deb ./$tools_deb ./$dev_deb (pulls dkms and a compiler)" \
+	apt-get install -y "/tmp/debs/$dkms_deb" "/tmp/debs/$tools_deb" "/tmp/debs/$dev_deb"
 cp "$T/in.log" "$out/install.log"
 is installed "$(dkms_state "$kver")" "dkms status: seqring/$version installed for $kver"
 mods=$root/lib/modules/$kver/updates/dkms
@@ -105,7 +106,7 @@ for m in seqring sequence; do
 	*) cp "$f" "$out/ko/$m.ko" 2>/dev/null ;;
 	esac
 done
-SEQRING_KO_DIR=$out/ko SEQRINGCTL=$root/usr/sbin/seqringctl \
+SEQRING_KO_DIR=$out/ko SEQRINGCTL=$root/usr/bin/seqringctl \
 	SEQRING_RULES=$root/usr/lib/udev/rules.d/60-seqring.rules \
 	tests/vm/run.sh check >"$out/check.log" 2>&1
 rc=$?
@@ -173,11 +174,12 @@ is installed "$(dkms_state "${kver2:-none}")" \
 	"DKMS built seqring for the new kernel (${kver2:-none}) when its headers came"
 
 # --- remove --------------------------------------------------------------------------
-inroot_ok "apt-get purge seqring-dkms seqring-tools" \
-	apt-get purge -y seqring-dkms seqring-tools
+inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev" \
+	apt-get purge -y seqring-dkms seqring-tools seqring-dev
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
-	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/sbin usr/share/man \
-	usr/include/linux usr/lib/sysusers.d \
+	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/bin usr/share/man \
+	lib/systemd/system \
+	usr/include/linux usr/lib/sysusers.d usr/share/pkgconfig \
 	\( -iname '*seqring*' -o -name 'sequence.ko*' \) 2>/dev/null)
 is "" "$left" "nothing of seqring is left after the purge"
 is "" "$(tests/roots/inroot.sh "$root" dkms status 2>/dev/null | grep seqring)" \

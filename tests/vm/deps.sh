@@ -31,6 +31,9 @@ xz-utils
 curl
 stress-ng
 trinity
+jq
+systemd
+prometheus
 "
 
 # dpkg-query prints "install ok installed" for an installed package; for an

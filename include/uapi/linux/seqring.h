@@ -65,7 +65,9 @@ struct seqring_batch {
  * @count: readings held now
  * @total: readings pushed since the module was loaded; the newest reading
  *	ever pushed has sequence number @total
- * @dropped: readings overwritten because the ring was full
+ * @dropped: readings overwritten because the ring was full, and readings
+ *	discarded because a resize (SEQRING_IOC_SET_CAPACITY, the sysfs
+ *	capacity attribute) shrank the ring below them
  * @cleared: readings discarded by SEQRING_IOC_CLEAR
  * @oldest_seq: sequence number of the oldest reading held, 0 if none
  * @newest_seq: sequence number of the newest reading held, 0 if none

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-docs.sh - the man pages against the code (host side, no VM; run by
+# `make lint`). TAP; exit status 0 iff every check passed.
+#
+#   - every option of seqringctl's getopt_long tables (long and short form)
+#     and every command of its command table appears in seqringctl(1);
+#   - every ioctl of the UAPI header appears in seqring(4);
+#   - every errno the driver's file operations (the device, the listing,
+#     sysfs) return appears in the ERRORS section of seqring(4);
+#   - every file the driver creates (device, proc, debugfs, sysfs) is in
+#     the FILES section of seqring(4);
+#   - the one-line summaries (NAME, --help, the package description) name
+#     the commands watch and capacity.
+# Lists are taken from the sources, so a new option, ioctl, errno or file
+# fails this until its man page says what it is.
+
+cd "$(dirname "$0")/../.." || exit 1
+SEQRING_TESTS=${SEQRING_TESTS:-$PWD/tests}
+. "$SEQRING_TESTS/lib.sh"
+
+ctl_c=tools/seqringctl.c
+ctl_srcs="tools/seqringctl.c tools/seqringctl-stream.c"
+ctl_man=tools/seqringctl.1
+dev_man=doc/seqring.4
+uapi=include/uapi/linux/seqring.h
+
+plan 8
+
+# man_text FILE: the page as roff source with "\-" read as "-", so that
+# "\-\-device" is found as "--device".
+man_text() {
+	sed 's/\\-/-/g' "$1"
+}
+
+# section FILE NAME: the roff source of section .SH NAME of FILE.
+section() {
+	man_text "$1" | awk -v s="$2" '
+		/^\.SH / { on = ($0 == ".SH " s || $0 == ".SH \"" s "\"") ; next }
+		on'
+}
+
+# missing WORD... < TEXT: the WORDs (fixed strings) not in TEXT.
+missing() {
+	local text w out=
+	text=$(cat)
+	for w in "$@"; do
+		[[ $text == *"$w"* ]] || out="$out $w"
+	done
+	echo "${out# }"
+}
+
+# --- seqringctl(1) -----------------------------------------------------------------
+
+# The option tables: lines like { "channel", required_argument, NULL, 'c' },
+# between "struct option NAME[] = {" and "};".
+opt_lines=$(awk '/^(static )?const struct option [a-z_]+\[\] = \{/ { on = 1; next }
+	on && /^\};/ { on = 0 } on' $ctl_srcs)
+longs=$(printf '%s\n' "$opt_lines" | sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/--\1/p' | sort -u)
+shorts=$(printf '%s\n' "$opt_lines" | sed -n "s/.*'\\([a-zA-Z0-9]\\)' },\$/-\\1/p" | sort -u)
+commands=$(sed -n 's/^[[:space:]]*\.name = "\([a-z]*\)",$/\1/p' "$ctl_c")
+
+is "" "$(man_text "$ctl_man" | missing $longs)" \
+	"every long option of seqringctl's getopt_long tables is in seqringctl(1) ($(echo $longs | wc -w))"
+is "" "$(man_text "$ctl_man" | missing $shorts)" \
+	"every short option is in seqringctl(1) ($(echo $shorts | wc -w))"
+cmds_missing=
+for c in $commands; do
+	section "$ctl_man" COMMANDS | grep -Eq "^(\.BR? $c( |\$)|\\\\fB$c\\\\fR)" ||
+		cmds_missing="$cmds_missing $c"
+done
+is "" "${cmds_missing# }" \
+	"every command has its entry under COMMANDS in seqringctl(1) ($(echo $commands | wc -w))"
+
+# --- seqring(4) --------------------------------------------------------------------
+
+ioctls=$(sed -n 's/^#define \(SEQRING_IOC_[A-Z_]*\)[[:space:]]*_IO.*/\1/p' "$uapi")
+is "" "$(man_text "$dev_man" | missing $ioctls)" \
+	"every ioctl of the UAPI header is in seqring(4) ($(echo $ioctls | wc -w))"
+
+# The file operations: the device (chardev.c, and the ring functions it
+# calls), the listing of /proc and debugfs, the sysfs attributes. Module
+# init (main.c) returns its errors to insmod, not to a file's user.
+# Beyond what the sources spell out: write(2) on the device is EINVAL and
+# pread(2) ESPIPE (the VFS's answers for what the driver leaves out).
+errnos=$( (grep -ohE -- '-E[A-Z0-9]+' driver/chardev.c driver/ring.c \
+	driver/listing.c driver/procfs.c driver/debugfs.c driver/sysfs.c |
+	sed 's/^-//'; echo EINVAL; echo ESPIPE) | sort -u)
+is "" "$(section "$dev_man" ERRORS | grep -E '^\.B ' | missing $errnos)" \
+	"every errno of the driver's file operations is under ERRORS in seqring(4) ($(echo $errnos | wc -w))"
+
+# The files: /dev/NAME and /proc/NAME (misc.name, proc_create_data: both
+# SEQRING_NAME), debugfs_create_file() names in /sys/kernel/debug/NAME/,
+# sysfs attributes (DEVICE_ATTR_*) in /sys/class/misc/NAME/, and the module
+# parameters in /sys/module/seqring/parameters/.
+name=$(sed -n 's/^#define SEQRING_NAME[[:space:]]*"\([a-z]*\)".*/\1/p' driver/seqring.h)
+files="/dev/$name /proc/$name"
+for f in $(sed -n 's/.*debugfs_create_file("\([a-z_]*\)".*/\1/p' driver/debugfs.c); do
+	files="$files /sys/kernel/debug/$name/$f"
+done
+attrs=$(sed -n 's/^static DEVICE_ATTR_R[OW]*(\([a-z_]*\));/\1/p' driver/sysfs.c)
+params=$(sed -n 's/^module_param(\([a-z_]*\),.*/\1/p' driver/main.c)
+for p in $params; do
+	files="$files /sys/module/$name/parameters/$p"
+done
+fsec=$(section "$dev_man" FILES)
+is "" "$(printf '%s\n' "$fsec" | grep -E '^\.I' | missing $files)" \
+	"every file the driver creates in /dev, /proc, debugfs and module parameters is under FILES in seqring(4) ($(echo $files | wc -w))"
+# Attributes may be listed as /sys/class/misc/NAME/ATTR or after such a path.
+sysfs_missing=
+for a in $attrs; do
+	printf '%s\n' "$fsec" | grep -A1 -E '^\.I.*/sys/class/misc/' |
+		grep -qE "(/|\"| )$a( |\"|\$)" || sysfs_missing="$sysfs_missing $a"
+done
+is "" "${sysfs_missing# }" \
+	"every sysfs attribute of the device is under FILES in seqring(4) ($(echo $attrs | wc -w))"
+
+# --- one-line summaries ---------------------------------------------------------------
+
+name_line=$(section "$ctl_man" NAME)
+help_line=$(sed -n '/^static void print_usage/,/^}/p' "$ctl_c" | grep -A2 'Push readings')
+pkg_desc=$(awk '/^Package: seqring-tools$/ { on = 1 } on && /^Description:/ { print; exit }' debian/control)
+is "" "$(for s in "$name_line" "$help_line" "$pkg_desc"; do
+	printf '%s\n' "$s" | missing watch capacity
+done | grep . | words)" \
+	"seqringctl(1)'s NAME, --help and seqring-tools' description name watch and capacity" ||
+	diag "NAME: $name_line" "--help: $help_line" "package: $pkg_desc"
+
+done_testing

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 25-units.sh - the systemd units make install-tools installs (host side):
+# systemd-analyze verify accepts each (with the tree's tool as ExecStart's
+# binary and the tree's man pages for Documentation=), ExecStart names the
+# installed tool, and seqring-journal.service runs unprivileged: a dynamic
+# user in group seqring, its cursor in its state directory, started by the
+# device.
+
+. "$SEQRING_TESTS/lib.sh"
+
+plan 9
+
+d=$T/usr
+make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
+units=$d/lib/systemd/system
+unit=$units/seqring-journal.service
+
+# verify UNIT: systemd-analyze verify, ExecStart pointed at the tree's tool.
+verify() {
+	sed "s|/usr/bin/seqringctl|$REPO/tools/seqringctl|" "$1" >"$T/${1##*/}"
+	MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning \
+		systemd-analyze verify "$T/${1##*/}" 2>&1
+}
+
+is "" "$(verify "$unit")" "systemd-analyze verify seqring-journal.service: no complaint"
+like "$(grep '^ExecStart=' "$unit")" \
+	'^ExecStart=/usr/bin/seqringctl watch --journal --cursor-file=%S/seqring-journal/cursor$' \
+	"ExecStart: the installed tool, watch --journal with a cursor in the state directory"
+is "DynamicUser=yes SupplementaryGroups=seqring StateDirectory=seqring-journal" \
+	"$(grep -E '^(DynamicUser|SupplementaryGroups|StateDirectory)=' "$unit" | words)" \
+	"a dynamic user in group seqring, with a state directory"
+is "BindsTo=dev-seqring.device WantedBy=dev-seqring.device" \
+	"$(grep -E '^(BindsTo|WantedBy)=' "$unit" | words)" \
+	"started and stopped with /dev/seqring once enabled"
+like "$(cat udev-rules/60-seqring.rules)" 'TAG\+="systemd"' \
+	"the udev rule tags the device for systemd (dev-seqring.device)"
+
+# The metrics: a oneshot service and its timer.
+is "" "$(verify "$units/seqring-metrics.service")" "systemd-analyze verify seqring-metrics.service: no complaint"
+is "" "$(cd "$T" && cp "$units/seqring-metrics.timer" . &&
+	MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning systemd-analyze verify \
+		"$T/seqring-metrics.timer" 2>&1)" \
+	"systemd-analyze verify seqring-metrics.timer: no complaint"
+like "$(grep '^ExecStart=' "$units/seqring-metrics.service")" \
+	'^ExecStart=/usr/bin/seqringctl stats --format=prometheus --readings --output=/var/lib/prometheus/node-exporter/seqring.prom$' \
+	"ExecStart: counters and readings, written whole into node_exporter's textfile directory"
+is "User=prometheus SupplementaryGroups=seqring ReadWritePaths=/var/lib/prometheus/node-exporter" \
+	"$(grep -E '^(User|SupplementaryGroups|ReadWritePaths)=' "$units/seqring-metrics.service" | words)" \
+	"as node_exporter's user, in group seqring, writing only the textfile directory"
+
+done_testing

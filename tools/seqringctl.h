@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * seqringctl - what the command files share: the command table's entry,
+ * and the messages every command gives the same way
+ *
+ * seqringctl.c has main(), the command table and the commands that do
+ * one ioctl; seqringctl-stream.c the commands that read the stream (dump,
+ * watch).
+ */
+#ifndef _SEQRINGCTL_H_
+#define _SEQRINGCTL_H_
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <linux/seqring.h>
+
+#define EXIT_USAGE		2
+
+#define RANGE_S64	"-9223372036854775808..9223372036854775807"
+#define RANGE_U32	"0..4294967295"
+#define RANGE_U64	"0..18446744073709551615"
+#define RANGE_CAPACITY	"1..16777216"
+
+struct command {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const char *options;
+	const struct option *longopts;	/* also listed by --list-options */
+	int (*run)(const struct command *cmd, const char *device,
+		   int argc, char **argv);
+};
+
+/*
+ * The signal that ended a command (watch), re-raised by main() once the
+ * output is flushed, so that the caller sees the process die by it (as
+ * tail -f does).
+ */
+extern int fatal_signal;
+
+/*
+ * Each prints its message on stderr and returns the exit status to end
+ * with: EXIT_USAGE for usage_hint() and unexpected_arg(), EXIT_FAILURE for
+ * the others. @err is a negative errno value, except for output_error().
+ */
+int usage_hint(const struct command *cmd);
+int unexpected_arg(const struct command *cmd, const char *arg);
+int open_error(const char *device, int err);
+int device_error(const char *device, const char *what, int err);
+/*
+ * Standard output cannot be written (@err: errno). A reader that went away
+ * (EPIPE) ends the program as tail -f ends: by SIGPIPE, or if that is
+ * ignored, with status 1 and nothing on stderr.
+ */
+int output_error(int err);
+
+/* --help of a command: its usage, summary and options, on stdout. */
+int cmd_help(const struct command *cmd);
+
+/* "invalid WHAT 'STR': ..." for a number; @where is "" or "stdin:LINE: ". */
+void report_number(const char *where, const char *what, const char *str,
+		   int err, const char *range);
+/* "label 'LABEL' has N bytes, at most 15" */
+void report_label(const char *where, const char *label);
+int out_of_memory(void);
+
+/*
+ * The systemd journal's socket, connected: a file descriptor, or a
+ * negative errno value.
+ */
+int journal_connect(void);
+/*
+ * One reading as one journal entry: MESSAGE (@escaped_label in it),
+ * SYSLOG_TIMESTAMP (the reading's time), SEQRING_SEQ,
+ * SEQRING_TIMESTAMP_NS, SEQRING_CHANNEL, SEQRING_VALUE, SEQRING_LABEL.
+ * Returns 0 or a negative errno value.
+ */
+int journal_send(int fd, const struct seqring_record *rec,
+		 const char *escaped_label);
+
+/* The listing's escaping of a label: one word of printable ASCII. */
+#define ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
+void escape_label(char *buf, const char *label);
+
+/* A Prometheus label value, escaped, without the quotes; on stdout. */
+void prom_label_value(const char *v);
+
+/*
+ * The gauges seqring_reading_value and seqring_reading_timestamp_seconds
+ * of each channel and label, from the readings @fd (the device, open
+ * O_NONBLOCK) reads up to sequence number @end_seq; @label names the
+ * device in them. Returns 0 or EXIT_FAILURE after saying why.
+ */
+int print_readings_prometheus(int fd, const char *device, const char *label,
+			      __u64 end_seq);
+
+extern const struct option watch_options[];
+int cmd_watch(const struct command *cmd, const char *device,
+	      int argc, char **argv);
+extern const struct option dump_options[];
+int cmd_dump(const struct command *cmd, const char *device,
+	     int argc, char **argv);
+
+#endif /* _SEQRINGCTL_H_ */
