@@ -100,7 +100,7 @@ for f in $(sed -n 's/.*debugfs_create_file("\([a-z_]*\)".*/\1/p' driver/debugfs.
 	files="$files /sys/kernel/debug/$name/$f"
 done
 attrs=$(sed -n 's/^static DEVICE_ATTR_R[OW]*(\([a-z_]*\));/\1/p' driver/sysfs.c)
-params=$(sed -n 's/^module_param(\([a-z_]*\),.*/\1/p' driver/main.c)
+params=$(sed -n 's/^module_param\(_cb\)\{0,1\}(\([a-z_]*\),.*/\2/p' driver/*.c)
 for p in $params; do
 	files="$files /sys/module/$name/parameters/$p"
 done
