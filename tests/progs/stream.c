@@ -1526,6 +1526,27 @@ static long ctxt_switches(pid_t pid)
 }
 
 /*
+ * The child's context switches once it sleeps where it waits: asleep, and
+ * no switch for 100 ms (on its way there, a slow kernel may put it to
+ * sleep for a moment elsewhere). -1 if it never settles.
+ */
+static long settled_switches(struct child *c)
+{
+	long long end = now_ms() + CHILD_TIMEOUT_MS;
+	long n, prev = -1;
+
+	do {
+		child_sleeping(c, CHILD_TIMEOUT_MS);
+		n = ctxt_switches(c->pid);
+		if (n >= 0 && n == prev)
+			return n;
+		prev = n;
+		usleep(100000);
+	} while (now_ms() < end);
+	return -1;
+}
+
+/*
  * A waiter with a threshold of the whole capacity sleeps through the
  * capacity - 1 pushes below it: the threshold is checked by the pusher,
  * so the waiter is not woken to check it for itself (each such wake-up
@@ -1543,12 +1564,10 @@ static void expect_sleeps_through(enum child_op op, const char *desc)
 	fd = open_reader(0);
 	set_u32(fd, SEQRING_IOC_SET_WAKEUP, capacity);
 	child_start(&c, fd, op);
-	child_sleeping(&c, CHILD_TIMEOUT_MS);
-	before = ctxt_switches(c.pid);
+	before = settled_switches(&c);
 	for (i = 0; i < capacity - 1; i++)
 		push(i, 1);
-	child_sleeping(&c, CHILD_TIMEOUT_MS);
-	after = ctxt_switches(c.pid);
+	after = settled_switches(&c);
 	if (child_result(&c, 0, &res)) {
 		tap_result(false, "%s", desc);
 		tap_diag("expected no answer below the threshold, got %s",
