@@ -9,7 +9,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 20
+plan 21
 
 # pw_field USER N: field N of USER's /etc/passwd line.
 pw_field() {
@@ -23,6 +23,7 @@ t_gid=$(pw_field tester 4)
 m_uid=$(pw_field member 3)
 m_gid=$(pw_field member 4)
 
+kmsg_mark check-90
 check_load "load seqring.ko" capacity=16
 
 is "crw-rw----" "$(stat -c %A "$DEV")" "/dev/seqring is a character device with mode 0660"
@@ -84,4 +85,6 @@ if [ -e "$DEV" ] || [ -L /dev/seqring0 ]; then
 else
 	ok "after rmmod /dev/seqring and /dev/seqring0 are gone"
 fi
+is "" "$(dmesg_since check-90 | grep 'failed with exit code')" \
+	"every program the rule runs succeeded, on add and on remove"
 done_testing
