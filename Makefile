@@ -23,9 +23,9 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-all \
-	install install-tools install-bin install-conf install-dev install-dkms uninstall \
-	uninstall-dkms sign deb check-packages
+	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
+	check-all install install-tools install-bin install-conf install-dev install-dkms \
+	uninstall uninstall-dkms sign deb check-packages
 
 all: modules tool progs
 
@@ -71,8 +71,14 @@ help:
 	@echo "           tests/kernels/kernels.list (5.10 to sid's newest, -rt"
 	@echo "           too), each built in its own Debian suite's root and"
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
+	@echo "  check-arch  the driver on other CPUs (tests/arch/arches.list):"
+	@echo "           arm64 cross-built and its check tier run on Debian's"
+	@echo "           arm64 kernels under qemu-system-aarch64 (tcg, slow);"
+	@echo "           riscv64 and ppc64el cross-built with W=1 C=2"
+	@echo "           (ARCHES=\"arm64-6.1 riscv64\": a subset)"
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
-	@echo "           debug kernel's stress tier and check-planted"
+	@echo "           debug kernel's stress tier, check-planted, check-kcsan"
+	@echo "           and check-arch"
 	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/,"
 	@echo "           and the man pages checked against the code"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
@@ -174,6 +180,12 @@ check-fresh:
 check-kernels: deps
 	$(MAKE) tool progs WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
+
+# Everything for the other CPUs is built in Debian roots; the host only
+# runs QEMU.
+check-arch: deps
+	tests/vm/deps.sh qemu-system-arm
+	ARCHES="$(ARCHES)" tests/arch/check-arch.sh
 
 # CI's tiers and those that do not fit its time, summed up (see .ci/run).
 check-all:

@@ -15,8 +15,10 @@ plan 10
 N=20000
 
 # read_while_pushing OUT: start two pushers (channels 1 and 2, values
-# 1..N, one PUSH each), read fd 3 into OUT until both are done, then once
-# more.
+# 1..N, one PUSH each), read fd 3 into OUT until both are done, then
+# twice more: the listing moves its end after two end of files in a row,
+# and cat appending to OUT reads with read() (sendfile() refuses O_APPEND),
+# so one cat ends at the first.
 read_while_pushing() {
 	"$BIN/push_n" -c 1 $N &
 	pa=$!
@@ -32,6 +34,7 @@ read_while_pushing() {
 	ra=$?
 	wait "$pb"
 	rb=$?
+	cat <&3 >>"$1"
 	cat <&3 >>"$1"
 	diag "the reader read its fd to EOF $reads times while the pushers ran"
 	[ $ra -eq 0 ] && [ $rb -eq 0 ]

@@ -17,6 +17,9 @@
 #   update  refresh the package lists (apt-get update); the other commands
 #           run it first when there are no lists yet
 #
+# Packages are those of amd64, or of the Debian architecture in ARCH
+# (arm64, ppc64el, ...; their lists are kept apart).
+#
 # The mirror is the host's, as in mkroot.sh (MIRROR, SECURITY_MIRROR
 # override it). Release files past their Valid-Until (sid's often are) are
 # accepted; signatures are checked against Debian's archive keyring.
@@ -44,7 +47,12 @@ security=${security:-${mirror%/debian}/debian-security}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 base=${suite%-backports}
+arch=${ARCH:-amd64}
+case $arch in
+*[!a-z0-9]* | "") echo "suite-apt: bad ARCH '$arch'" >&2; exit 2 ;;
+esac
 dir=${SEQRING_CACHE:-/var/cache/seqring}/apt/$suite
+[ "$arch" = amd64 ] || dir=$dir-$arch
 mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/empty"
 : >>"$dir/status"
 {
@@ -69,7 +77,7 @@ opts=(
 	-o Dir::Cache="$dir"
 	-o Dir::Cache::archives="$dir/archives"
 	-o Dir::Cache::pkgcache="" -o Dir::Cache::srcpkgcache=""
-	-o APT::Architecture=amd64 -o APT::Architectures=amd64
+	-o APT::Architecture="$arch" -o APT::Architectures="$arch"
 	-o Acquire::Check-Valid-Until=false
 	-o Acquire::Languages=none
 	-o Debug::NoLocking=true

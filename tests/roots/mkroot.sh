@@ -41,6 +41,11 @@
 # root. Needs root; installs debootstrap and zstd on the host if missing.
 #
 # Environment:
+#   ROOT_ARCH      a Debian architecture the host cannot run (arm64, ...):
+#                  the root is only unpacked (`debootstrap --foreign
+#                  --arch=ROOT_ARCH --include=EXTRA_PKGS`: nothing in it is
+#                  run, no maintainer script, no apt), a tree to take that
+#                  architecture's programs and libraries from
 #   SEQRING_CACHE  cache directory (default /var/cache/seqring)
 #   MIRROR         Debian mirror (default: the host's, from /etc/apt)
 #   SECURITY_MIRROR  its debian-security counterpart (default: likewise)
@@ -105,9 +110,10 @@ hash=$({
 	echo "recipe $recipe"
 	echo "suite $suite"
 	echo "mirror $mirror $security"
+	[ -z "${ROOT_ARCH:-}" ] || echo "foreign $ROOT_ARCH"
 	printf '%s\n' "$@" | LC_ALL=C sort
 } | sha256sum | cut -c1-16)
-tarball=$cache/$suite-$hash.tar.zst
+tarball=$cache/$suite${ROOT_ARCH:+-$ROOT_ARCH}-$hash.tar.zst
 
 restore() {
 	mkdir -p "$dest"
@@ -141,6 +147,34 @@ cleanup() {
 	"$here/rmroot.sh" "$work" || say "could not remove $work"
 }
 trap cleanup EXIT
+
+if [ -n "${ROOT_ARCH:-}" ]; then
+	include=$(IFS=,; echo "$*")
+	say "debootstrap --foreign --arch=$ROOT_ARCH --variant=minbase $base${include:+ --include=$include}"
+	debootstrap --foreign --arch="$ROOT_ARCH" --variant=minbase \
+		${include:+--include="$include"} "$base" "$work" "$mirror" \
+		>"$work.log" 2>&1 || {
+		tail -n 20 "$work.log" >&2
+		die "debootstrap --foreign $base failed (log: $work.log)"
+	}
+	rm -f "$work.log"
+	# The first stage unpacks the base system only; the rest waits in
+	# the archive cache for a second stage that cannot run here.
+	# Unpacked as dpkg would, keeping /bin, /lib, ... links to /usr.
+	for deb in "$work"/var/cache/apt/archives/*.deb; do
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -C "$work" --keep-directory-symlink -xf - ||
+			die "cannot unpack $deb"
+	done
+	rm -f "$work"/var/cache/apt/archives/*.deb
+	echo "suite=$suite arch=$ROOT_ARCH packages=$* (unpacked only)" >"$work/etc/seqring-root"
+	say "packing $tarball"
+	tar -C "$work" --numeric-owner -cf - . | zstd -q -T0 -3 >"$tarball.tmp" ||
+		die "cannot pack $tarball"
+	mv "$tarball.tmp" "$tarball"
+	restore
+	exit 0
+fi
 
 say "debootstrap --variant=minbase $base from $mirror (~1 min)"
 debootstrap --variant=minbase "$base" "$work" "$mirror" >"$work.log" 2>&1 || {

@@ -26,6 +26,15 @@
 # elsewhere: SEQRING_KO_DIR (dir with both .ko files, default repo root),
 # SEQRINGCTL (default tools/seqringctl), SEQRING_RULES (default
 # udev-rules/60-seqring.rules), and SEQRING_TIER_DIR replaces tests/MODE/.
+#
+# For another CPU than the host's (tests/arch/check-arch.sh):
+#   GUEST_ROOT         a Debian root of the guest's architecture (mkroot.sh
+#                      ROOT_ARCH=...) to take busybox, kmod, udevadm and
+#                      their libraries from, instead of the host's /
+#   SEQRING_PROGS_DIR  the test programs built for it (default tests/progs)
+#   SEQRING_EARLY_MODULES  kernel modules (.ko files, in load order) that
+#                      /init loads first, e.g. the virtio console the TAP
+#                      stream goes to where the machine has one serial port
 
 set -eu
 
@@ -59,10 +68,23 @@ for f in "$ko_dir/seqring.ko" "$ko_dir/sequence.ko"; do
 done
 [ -x "$ctl" ] || die "missing $ctl (run 'make tool')"
 [ -f "$rules" ] || die "missing udev rule $rules"
-busybox=/bin/busybox
-[ -x $busybox ] || die "missing $busybox (apt-get install busybox-static)"
-kmod=$(command -v kmod) || die "missing kmod (apt-get install kmod)"
-udevadm=$(command -v udevadm) || die "missing udevadm (apt-get install udev)"
+guest=${GUEST_ROOT:-}
+progs=${SEQRING_PROGS_DIR:-$root/tests/progs}
+if [ -n "$guest" ]; then
+	guest=$(cd "$guest" && pwd) || die "no guest root $GUEST_ROOT"
+	busybox=$guest/bin/busybox
+	kmod=$guest/bin/kmod
+	udevadm=$guest/bin/udevadm
+	[ -e "$udevadm" ] || udevadm=$guest/usr/bin/udevadm
+	for f in "$busybox" "$kmod" "$udevadm"; do
+		[ -e "$f" ] || die "missing $f in the guest root"
+	done
+else
+	busybox=/bin/busybox
+	[ -x $busybox ] || die "missing $busybox (apt-get install busybox-static)"
+	kmod=$(command -v kmod) || die "missing kmod (apt-get install kmod)"
+	udevadm=$(command -v udevadm) || die "missing udevadm (apt-get install udev)"
+fi
 
 # --- staging tree -----------------------------------------------------------
 stage=$root/build/vm/initramfs-$mode
@@ -77,10 +99,44 @@ ln -s ../run var/run
 # busybox: relative symlinks for every applet, all in /bin. (Running
 # `busybox --install -s` would point the links at the host's path of the
 # binary, which is not the path inside the guest.)
-cp $busybox bin/busybox
-for applet in $(bin/busybox --list); do
+cp "$busybox" bin/busybox
+# A guest root's busybox cannot run here: its applets are taken to be those
+# of the host's, the same Debian package for another CPU.
+for applet in $(if [ -n "$guest" ]; then /bin/busybox --list; else bin/busybox --list; fi); do
 	[ -e "bin/$applet" ] || ln -s busybox "bin/$applet"
 done
+
+# guest_libs FILE: the absolute paths (in the guest) of the dynamic loader
+# and of every library FILE needs, recursively, found in the guest root by
+# their ELF headers (ldd cannot run another CPU's loader).
+guest_libs() {
+	local todo=$1 seen=" " f l c
+	while [ -n "$todo" ]; do
+		set -- $todo
+		f=$1
+		shift
+		todo=$*
+		for l in $(readelf -lW "$f" 2>/dev/null |
+			sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p') \
+			$(readelf -dW "$f" 2>/dev/null |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case $l in
+			/*) ;;
+			*)
+				for c in "$guest"/lib/*-linux-gnu/"$l" \
+					 "$guest"/usr/lib/*-linux-gnu/"$l" \
+					 "$guest/lib/$l" "$guest/usr/lib/$l"; do
+					[ -e "$c" ] && { l=${c#"$guest"}; break; }
+				done
+				;;
+			esac
+			case $seen in *" $l "*) continue ;; esac
+			seen="$seen$l "
+			echo "$l"
+			todo="$todo $guest$l"
+		done
+	done
+}
 
 # Copy a dynamically linked program plus the libraries ldd lists for it
 # (including the dynamic loader) to the same paths in the guest.
@@ -88,6 +144,15 @@ copy_with_libs() {
 	src=$1
 	dst=$2
 	cp -L "$src" ".$dst"
+	if [ -n "$guest" ]; then
+		for lib in $(guest_libs "$src"); do
+			[ -e ".$lib" ] && continue
+			mkdir -p ".$(dirname "$lib")"
+			# Its symlinks are relative: they resolve inside the root.
+			cp -L "$guest$lib" ".$lib"
+		done
+		return 0
+	fi
 	ldd "$src" | while read -r a b c _; do
 		# "libx.so => /lib/.../libx.so (0x..)" or "/lib64/ld-linux... (0x..)"
 		if [ "$b" = "=>" ] && [ "${c#/}" != "$c" ]; then
@@ -199,9 +264,19 @@ if [ -f "$tier/binaries.txt" ]; then
 	done
 fi
 
-# Test programs: every executable regular file in tests/progs/.
-if [ -d "$root/tests/progs" ]; then
-	for p in "$root/tests/progs"/*; do
+# Kernel modules /init loads before anything else, in this order.
+if [ -n "${SEQRING_EARLY_MODULES:-}" ]; then
+	mkdir -p lib/modules/early
+	for m in $SEQRING_EARLY_MODULES; do
+		cp "$m" lib/modules/early/
+		echo "${m##*/}" >>lib/modules/early/order
+	done
+fi
+
+# Test programs: every executable regular file in tests/progs/ (or
+# SEQRING_PROGS_DIR).
+if [ -d "$progs" ]; then
+	for p in "$progs"/*; do
 		if [ ! -f "$p" ] || [ ! -x "$p" ]; then
 			continue
 		fi

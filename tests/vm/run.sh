@@ -35,6 +35,11 @@
 #   VM_FILTER          glob: run only guest scripts whose name matches
 #   VM_APPEND          extra kernel command line arguments
 #   VM_PVH             0: boot KERNEL as is, not its extracted vmlinux
+#   VM_ARCH            the guest's CPU: x86_64 (default) or aarch64
+#                      (qemu-system-aarch64 -M virt -cpu max; console on
+#                      its UART ttyAMA0, TAP on a virtio console, hvc0,
+#                      whose modules mkinitramfs.sh must be given through
+#                      SEQRING_EARLY_MODULES)
 #   (and SEQRING_KO_DIR, SEQRINGCTL, SEQRING_RULES, SEQRING_TIER_DIR:
 #   see mkinitramfs.sh)
 
@@ -128,8 +133,10 @@ boot_image() {
 	fi
 	if [ -s "$cache" ]; then echo "$cache"; else echo "$img"; fi
 }
+vm_arch=${VM_ARCH:-x86_64}
 boot=$KERNEL
-[ "${VM_PVH:-1}" = 0 ] || boot=$(boot_image "$KERNEL") || boot=$KERNEL
+[ "${VM_PVH:-1}" = 0 ] || [ "$vm_arch" != x86_64 ] ||
+	boot=$(boot_image "$KERNEL") || boot=$KERNEL
 
 console=$out/console.log
 tap=$out/tap.log
@@ -137,7 +144,29 @@ rm -f "$console" "$tap"
 
 # oops=panic, with panic=-1 and -no-reboot: a guest that oopses powers off
 # at once (the run fails on the report) instead of hanging until VM_TIMEOUT.
-append="console=ttyS0,115200 panic=-1 oops=panic loglevel=7 seqringvm.mode=$mode"
+# The machine: the console on the first serial port, TAP on a second
+# one (x86) or on a virtio console (arm64's virt has one UART). pauth-impdef:
+# tcg's pointer authentication with QEMU's own hash, several times faster
+# than the architected one.
+case $vm_arch in
+x86_64)
+	qemu=(qemu-system-x86_64 -accel tcg
+		-serial "file:$console" -serial "file:$tap")
+	append="console=ttyS0,115200"
+	;;
+aarch64)
+	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -accel tcg
+		-serial "file:$console"
+		-device virtio-serial-device -chardev "file,id=tap,path=$tap"
+		-device virtconsole,chardev=tap)
+	append="console=ttyAMA0 seqringvm.tap=/dev/hvc0"
+	;;
+*)
+	echo "run.sh: unknown VM_ARCH '$vm_arch' (x86_64, aarch64)" >&2
+	exit 2
+	;;
+esac
+append+=" panic=-1 oops=panic loglevel=7 seqringvm.mode=$mode"
 append+=" seqringvm.timeout=$script_timeout"
 [ -n "${VM_FILTER:-}" ] && append+=" seqringvm.filter=$VM_FILTER"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
@@ -146,11 +175,10 @@ echo "run.sh: booting $boot (mode $mode, timeout ${vm_timeout}s)" >&2
 start=$(date +%s)
 # -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU.
 # -nodefaults: no NIC, VGA or option ROMs to emulate and load.
-timeout -k 10 "$vm_timeout" qemu-system-x86_64 \
-	-accel tcg -smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
+timeout -k 10 "$vm_timeout" "${qemu[@]}" \
+	-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
 	-nodefaults -no-user-config -display none -no-reboot \
-	-kernel "$boot" -initrd "$initrd" -append "$append" \
-	-serial "file:$console" -serial "file:$tap" </dev/null
+	-kernel "$boot" -initrd "$initrd" -append "$append" </dev/null
 qemu_rc=$?
 secs=$(($(date +%s) - start))
 echo "run.sh: VM ran ${secs}s, qemu exit status $qemu_rc" >&2

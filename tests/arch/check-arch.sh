@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-arch.sh - the driver on other CPUs than the host's (make check-arch)
+#
+# For each kernel of tests/arch/arches.list (ARCHES="arm64-6.1 riscv64"
+# picks some by NAME):
+#   1. resolve: the version linux-headers-FLAVOUR of SUITE depends on now,
+#      for that architecture (tests/kernels/suite-apt.sh with ARCH);
+#   2. build: in an amd64 root of SUITE (tests/roots/mkroot.sh, cached)
+#      with make, sparse, the cross compiler of the version the headers
+#      name (gcc-12-aarch64-linux-gnu, ...), the cross libc, and what the
+#      headers depend on but the compiler (their -common part and the
+#      amd64 linux-kbuild, which is Multi-Arch: foreign); the ARCH headers
+#      package itself is unpacked into the root, not installed, because it
+#      depends on gcc-N of ARCH, which cannot sit beside amd64's. Then the
+#      modules with W=1 C=2 (a warning fails the kernel), and for "boot"
+#      the tool and the test programs, static;
+#   3. image ("boot" only): linux-image-KVER of ARCH downloaded and
+#      unpacked, never installed: the kernel and the virtio modules the
+#      harness needs (the TAP stream goes to a virtio console), kept in
+#      $SEQRING_CACHE/kernels/KVER_VERSION/;
+#   4. boot ("boot" only): tests/vm/run.sh check with VM_ARCH, the
+#      initramfs taking busybox, kmod and udevadm from an unpacked root of
+#      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts.
+#
+# Output: one TAP stream, every result named after its kernel, then the
+# per-kernel table (build/arch/results.md) and as the last line
+#   N passed, N failed[, N skipped]
+# Per kernel, build/arch/NAME/ keeps build.log, check.log, console.log and
+# the modules. Exit status 0 iff nothing failed.
+# Environment: ARCHES, SEQRING_CACHE, ARCH_VM_TIMEOUT (default 3600 s),
+# ARCH_SCRIPT_TIMEOUT (default 600 s per guest script: tcg emulates arm64
+# several times slower than x86), and run.sh's VM_* variables.
+
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 1
+here=tests/arch
+apt=tests/kernels/suite-apt.sh
+cache=${SEQRING_CACHE:-/var/cache/seqring}
+out=$repo/build/arch
+mkdir -p "$out" "$cache/kernels"
+
+passed=0 failed=0 skipped=0 n=0
+rows=
+
+say() {
+	echo "# check-arch: $*"
+}
+
+# tap NAME LINE: renumber one result of kernel NAME into this stream.
+tap() {
+	local name=$1 line=$2 status desc
+	case $line in
+	"not ok "*) status="not ok" desc=${line#not ok } ;;
+	*) status=ok desc=${line#ok } ;;
+	esac
+	desc=${desc#*[0-9] }
+	desc=${desc#- }
+	n=$((n + 1))
+	echo "$status $n - $name: $desc"
+	case $status$line in
+	ok*"# SKIP"* | ok*"# skip"*) skipped=$((skipped + 1)) ;;
+	ok*) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+}
+
+# row NAME RESULT: one line of the table.
+row() {
+	rows+="| $1 | ${suite[$1]} | ${arch[$1]} | ${kver[$1]:--} | ${ver[$1]:--} | ${what[$1]} | $2 |"$'\n'
+}
+
+# fail NAME WHAT [LOG]: kernel NAME failed before its tests.
+fail() {
+	tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then
+		tail -n 20 "$3" | sed 's/^/# /'
+	fi
+	row "$1" "failed: $2"
+}
+
+# The kernel's name of a Debian architecture, and its GNU triplet.
+karch() {
+	case $1 in
+	arm64) echo arm64 ;;
+	riscv64) echo riscv ;;
+	ppc64el) echo powerpc ;;
+	esac
+}
+triplet() {
+	case $1 in
+	arm64) echo aarch64-linux-gnu ;;
+	riscv64) echo riscv64-linux-gnu ;;
+	ppc64el) echo powerpc64le-linux-gnu ;;
+	esac
+}
+
+declare -A suite arch flavour what kver ver
+names=()
+want=" ${ARCHES:-} "
+while read -r name s a f w _ <&3; do
+	case $name in "" | "#"*) continue ;; esac
+	[ "$want" = "  " ] || [ "${want#* "$name" }" != "$want" ] || continue
+	suite[$name]=$s arch[$name]=$a flavour[$name]=$f what[$name]=$w
+	names+=("$name")
+done 3<"$here/arches.list"
+[ ${#names[@]} -gt 0 ] || { echo "check-arch: no kernel named '${ARCHES:-}' in $here/arches.list" >&2; exit 2; }
+
+start=$(date +%s)
+for name in "${names[@]}"; do
+	s=${suite[$name]} a=${arch[$name]} t0=$(date +%s)
+	dir=$out/$name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+
+	# 1. resolve
+	ARCH=$a "$apt" "$s" update 2>&1 | tail -n 1 | sed "s/^/# $name: /"
+	h=$(ARCH=$a "$apt" "$s" apt-cache depends "linux-headers-${flavour[$name]}" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-headers-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	v=$([ -z "$h" ] || ARCH=$a "$apt" "$s" apt-cache policy "$h" 2>/dev/null |
+		awk '$1 == "Candidate:" { print $2 }')
+	if [ -z "$h" ] || [ -z "$v" ] || [ "$v" = "(none)" ]; then
+		fail "$name" "no linux-headers-${flavour[$name]} for $a in $s"
+		continue
+	fi
+	kver[$name]=${h#linux-headers-} ver[$name]=$v
+	say "$name: ${kver[$name]} ($v) from $s"
+
+	# 2. build
+	tr=$(triplet "$a")
+	deps=$(ARCH=$a "$apt" "$s" apt-cache show "$h=$v" 2>/dev/null |
+		sed -n 's/^Depends: //p' | head -n 1 | tr -d ' ' | tr ',' '\n' |
+		sed 's/(>\{0,1\}=\(.*\))$/=\1/')
+	gcc=$(echo "$deps" | grep -E '^gcc-[0-9]+$')
+	pkgs=(make sparse "$gcc-$tr" "libc6-dev-$a-cross")
+	for p in $deps; do
+		[ "$p" = "$gcc" ] || pkgs+=("$p")
+	done
+	root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-arch.XXXXXX") && rmdir "$root"
+	if ! tests/roots/mkroot.sh "$s" "$root" "${pkgs[@]}" >"$dir/root.log" 2>&1 ||
+	   ! (cd "$dir" && ARCH=$a "$repo/$apt" "$s" apt-get -q download "$h=$v" &&
+	      dpkg-deb --fsys-tarfile "${h}_"*.deb |
+	      tar -C "$root" --keep-directory-symlink -xf - &&
+	      rm -f "${h}_"*.deb) >>"$dir/root.log" 2>&1; then
+		tests/roots/rmroot.sh "$root"
+		fail "$name" "$s root with ${pkgs[*]} and $h of $a" "$dir/root.log"
+		continue
+	fi
+	src=$root/src
+	mkdir -p "$src"
+	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -C "$src" -xf -
+	c=$tr-$gcc
+	build() {
+		tests/roots/inroot.sh "$root" make -C /src "$@" >>"$dir/build.log" 2>&1
+	}
+	if ! build modules KDIR="/usr/src/$h" ARCH="$(karch "$a")" \
+		CROSS_COMPILE="$tr-" CC="$c" W=1 C=2; then
+		tests/roots/rmroot.sh "$root"
+		fail "$name" "cross-build the modules for ${kver[$name]} with $c" "$dir/build.log"
+		continue
+	fi
+	if grep -qE 'warning:|error:' "$dir/build.log"; then
+		grep -E 'warning:|error:' "$dir/build.log" | head -n 20 | sed 's/^/# /'
+		tests/roots/rmroot.sh "$root"
+		fail "$name" "the W=1 C=2 build warns" "$dir/build.log"
+		continue
+	fi
+	cp "$src/seqring.ko" "$src/sequence.ko" "$dir/"
+	tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
+	if [ "${what[$name]}" = build ]; then
+		tests/roots/rmroot.sh "$root"
+		row "$name" "built, W=1 C=2 silent ($(($(date +%s) - t0)) s)"
+		continue
+	fi
+	if ! build tool progs CC="$c"; then
+		tests/roots/rmroot.sh "$root"
+		fail "$name" "cross-build the tool and the test programs" "$dir/build.log"
+		continue
+	fi
+	mkdir -p "$dir/progs"
+	find "$src/tests/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dir/progs/" \;
+	cp "$src/tools/seqringctl" "$dir/"
+	tests/roots/rmroot.sh "$root"
+
+	# 3. image: the kernel and the virtio console's modules.
+	k=${kver[$name]}
+	img=$cache/kernels/${k}_$v
+	if [ ! -s "$img/vmlinuz-$k" ]; then
+		dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX")
+		if ! (
+			cd "$dl" || exit 1
+			ARCH=$a "$repo/$apt" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
+			deb=$(ls linux-image-*.deb)
+			# sid: linux-image-KVER depends on linux-binary-KVER.
+			bin=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+				grep -o "linux-binary-$k\b" | head -n 1)
+			if [ -n "$bin" ]; then
+				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$bin=$v" || exit 1
+			fi
+			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
+			mkdir -p early
+			for m in virtio_mmio virtio_console; do
+				find x -name "$m.ko*" -exec cp {} early/ \;
+			done
+			if [ -f "x/boot/vmlinuz-$k" ]; then
+				cp "x/boot/vmlinuz-$k" vmlinuz
+			else
+				cp "x/usr/lib/modules/$k/vmlinuz" vmlinuz
+			fi
+		) >"$dir/image.log" 2>&1; then
+			rm -rf "$dl"
+			fail "$name" "download the image of $k ($v)" "$dir/image.log"
+			continue
+		fi
+		mkdir -p "$img"
+		rm -rf "$img/early"
+		mv "$dl/early" "$img/early"
+		mv "$dl/vmlinuz" "$img/vmlinuz-$k"
+		rm -rf "$dl"
+	fi
+
+	# 4. boot, with busybox, kmod and udevadm of ARCH.
+	guest=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-guest.XXXXXX") && rmdir "$guest"
+	if ! ROOT_ARCH=$a tests/roots/mkroot.sh bookworm "$guest" busybox-static kmod udev \
+		>"$dir/guest.log" 2>&1; then
+		tests/roots/rmroot.sh "$guest"
+		fail "$name" "an unpacked bookworm root of $a" "$dir/guest.log"
+		continue
+	fi
+	early=$(ls "$img"/early/virtio_mmio.ko* "$img"/early/virtio_console.ko*)
+	t1=$(date +%s)
+	GUEST_ROOT=$guest SEQRING_PROGS_DIR=$dir/progs SEQRING_KO_DIR=$dir \
+		SEQRINGCTL=$dir/seqringctl SEQRING_EARLY_MODULES="$early" \
+		VM_ARCH=aarch64 KERNEL=$img/vmlinuz-$k \
+		VM_TIMEOUT=${ARCH_VM_TIMEOUT:-3600} \
+		VM_SCRIPT_TIMEOUT=${ARCH_SCRIPT_TIMEOUT:-600} \
+		tests/vm/run.sh check >"$dir/check.log" 2>&1
+	secs=$(($(date +%s) - t1))
+	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
+	tests/roots/rmroot.sh "$guest"
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*) tap "$name" "$line" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$dir/check.log"
+	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
+	if [ -z "$summary" ]; then
+		tap "$name" "not ok 1 - the check tier ran to its summary (log: $dir/check.log)"
+		tail -n 20 "$dir/check.log" | sed 's/^/# /'
+	fi
+	say "$name: ${summary:-no summary} (VM: ${secs}s)"
+	row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
+done
+
+{
+	echo "| kernel | Debian suite | architecture | \`uname -r\` | package version | run | result |"
+	echo "|---|---|---|---|---|---|---|"
+	printf '%s' "$rows"
+} >"$out/results.md"
+echo "1..$n"
+sed 's/^/# /' "$out/results.md"
+echo "# check-arch took $(($(date +%s) - start))s"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
