@@ -88,6 +88,7 @@ karch() {
 	arm64) echo arm64 ;;
 	riscv64) echo riscv ;;
 	ppc64el) echo powerpc ;;
+	i386) echo x86 ;;
 	esac
 }
 triplet() {
@@ -95,8 +96,45 @@ triplet() {
 	arm64) echo aarch64-linux-gnu ;;
 	riscv64) echo riscv64-linux-gnu ;;
 	ppc64el) echo powerpc64le-linux-gnu ;;
+	i386) echo i686-linux-gnu ;;
 	esac
 }
+
+# refuse NAME ROOT HEADERS CC TRIPLET: a 32-bit kernel; two results: the
+# build stops at once with Kbuild's sentence and no compiler error, and
+# dkms (the machine given as i686 or armv7l, as on such a system) says
+# the module is not for it instead of building.
+refuse() {
+	local name=$1 root=$2 h=$3 c=$4 tr=$5 k=${3#linux-headers-} desc
+	desc="a 32-bit build ($k) stops at once with one sentence"
+	if tests/roots/inroot.sh "$root" make -C /src modules KDIR="/usr/src/$h" \
+		ARCH="$(karch "${arch[$name]}")" CROSS_COMPILE="$tr-" CC="$c" \
+		>"$out/$name/build.log" 2>&1; then
+		tap "$name" "not ok 1 - $desc: it built"
+	elif grep -q '\*\*\* seqring needs a 64-bit kernel' "$out/$name/build.log" &&
+	     ! grep -q 'error:' "$out/$name/build.log"; then
+		tap "$name" "ok 1 - $desc"
+		grep '\*\*\*' "$out/$name/build.log" | sed 's/^/# /'
+	else
+		tap "$name" "not ok 1 - $desc (log: $out/$name/build.log)"
+		tail -n 20 "$out/$name/build.log" | sed 's/^/# /'
+	fi
+	desc="dkms build for $k on ${dkms_machine[${arch[$name]}]} says the module is not for it"
+	tests/roots/inroot.sh "$root" sh -c "dkms add /src &&
+		setarch ${dkms_machine[${arch[$name]}]} dkms build \"seqring/\$(cat /src/VERSION)\" -k $k" \
+		>"$out/$name/dkms.log" 2>&1
+	if grep -q 'BUILD_EXCLUSIVE' "$out/$name/dkms.log" &&
+	   ! grep -qE 'error:|make.*Error' "$out/$name/dkms.log"; then
+		tap "$name" "ok 2 - $desc"
+		grep -i 'exclusive\|not supported' "$out/$name/dkms.log" | head -n 3 | sed 's/^/# /'
+		row "$name" "refused: Kbuild stops, dkms skips"
+	else
+		tap "$name" "not ok 2 - $desc (log: $out/$name/dkms.log)"
+		tail -n 20 "$out/$name/dkms.log" | sed 's/^/# /'
+		row "$name" "failed: see $out/$name/dkms.log"
+	fi
+}
+declare -A dkms_machine=([i386]=i686 [armhf]=armv7l)
 
 declare -A suite arch flavour what kver ver
 names=()
@@ -129,33 +167,50 @@ for name in "${names[@]}"; do
 	kver[$name]=${h#linux-headers-} ver[$name]=$v
 	say "$name: ${kver[$name]} ($v) from $s"
 
-	# 2. build
+	# 2. build. The headers' dependencies: their compiler (gcc-N,
+	# gcc-N-for-host in sid, linux-compiler-gcc-N-x86 for i386) becomes the cross compiler of version N,
+	# what is of ARCH only (the headers, sid's linux-base-KVER-FLAVOUR) is
+	# unpacked, the rest installed: "=" versions pinned, ">=" dropped but
+	# for linux-kbuild (the same build as the headers).
 	tr=$(triplet "$a")
 	deps=$(ARCH=$a "$apt" "$s" apt-cache show "$h=$v" 2>/dev/null |
 		sed -n 's/^Depends: //p' | head -n 1 | tr -d ' ' | tr ',' '\n' |
-		sed 's/(>\{0,1\}=\(.*\))$/=\1/')
-	gcc=$(echo "$deps" | grep -E '^gcc-[0-9]+$')
-	pkgs=(make sparse "$gcc-$tr" "libc6-dev-$a-cross")
+		sed 's/(=\(.*\))$/=\1/; s/^\(linux-kbuild-[^(]*\)(>=\(.*\))$/\1=\2/; s/(>=.*)$//')
+	gcc=$(echo "$deps" | grep -E '^(gcc-[0-9]+(-for-host)?|linux-compiler-gcc-[0-9]+-.*)$')
+	gccv=$(echo "$gcc" | grep -oE 'gcc-[0-9]+')
+	c=$tr-$gccv
+	pkgs=(make sparse "$gccv-$tr" "libc6-dev-$a-cross")
+	[ "${what[$name]}" != refuse ] || pkgs+=(dkms)
+	unpack=("$h=$v")
 	for p in $deps; do
-		[ "$p" = "$gcc" ] || pkgs+=("$p")
+		case $p in
+		"$gcc") ;;
+		*"-${flavour[$name]}="*) unpack+=("$p") ;;
+		*) pkgs+=("$p") ;;
+		esac
 	done
 	root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-arch.XXXXXX") && rmdir "$root"
 	if ! tests/roots/mkroot.sh "$s" "$root" "${pkgs[@]}" >"$dir/root.log" 2>&1 ||
-	   ! (cd "$dir" && ARCH=$a "$repo/$apt" "$s" apt-get -q download "$h=$v" &&
-	      dpkg-deb --fsys-tarfile "${h}_"*.deb |
-	      tar -C "$root" --keep-directory-symlink -xf - &&
-	      rm -f "${h}_"*.deb) >>"$dir/root.log" 2>&1; then
+	   ! (cd "$dir" && ARCH=$a "$repo/$apt" "$s" apt-get -q download "${unpack[@]}" &&
+	      for deb in *.deb; do
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -C "$root" --keep-directory-symlink -xf - || exit 1
+	      done && rm -f ./*.deb) >>"$dir/root.log" 2>&1; then
 		tests/roots/rmroot.sh "$root"
-		fail "$name" "$s root with ${pkgs[*]} and $h of $a" "$dir/root.log"
+		fail "$name" "$s root with ${pkgs[*]}, ${unpack[*]} of $a unpacked" "$dir/root.log"
 		continue
 	fi
 	src=$root/src
 	mkdir -p "$src"
 	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -C "$src" -xf -
-	c=$tr-$gcc
 	build() {
 		tests/roots/inroot.sh "$root" make -C /src "$@" >>"$dir/build.log" 2>&1
 	}
+	if [ "${what[$name]}" = refuse ]; then
+		refuse "$name" "$root" "$h" "$c" "$tr"
+		tests/roots/rmroot.sh "$root"
+		continue
+	fi
 	if ! build modules KDIR="/usr/src/$h" ARCH="$(karch "$a")" \
 		CROSS_COMPILE="$tr-" CC="$c" W=1 C=2; then
 		tests/roots/rmroot.sh "$root"
@@ -194,12 +249,12 @@ for name in "${names[@]}"; do
 			cd "$dl" || exit 1
 			ARCH=$a "$repo/$apt" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
 			deb=$(ls linux-image-*.deb)
-			# sid: linux-image-KVER depends on linux-binary-KVER.
-			bin=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
-				grep -o "linux-binary-$k\b" | head -n 1)
-			if [ -n "$bin" ]; then
-				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$bin=$v" || exit 1
-			fi
+			# sid: linux-image-KVER depends on linux-binary-KVER (the
+			# kernel) and linux-modules-KVER.
+			for p in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+				grep -o -e "linux-binary-$k\b" -e "linux-modules-$k\b"); do
+				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$p=$v" || exit 1
+			done
 			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
 			mkdir -p early
 			for m in virtio_mmio virtio_console; do
