@@ -10,6 +10,7 @@
 #   Mode: MODE        the tier to run (check, stress, debugvm)
 #   Filter: GLOB      only these guest scripts (VM_FILTER), to keep it short
 #   Expect: ERE       a line the kernel log or the TAP output must contain
+#   Append: ARGS      extra kernel command line (VM_APPEND), optional
 # For each patch, the work tree's files (tracked and untracked, not
 # ignored) are copied to build/planted/NAME, the patch is applied there,
 # the modules are built against the debug kernel and the tier is run. The
@@ -54,6 +55,7 @@ for patch in "${patches[@]}"; do
 	mode=$(field "$patch" Mode)
 	filter=$(field "$patch" Filter)
 	expect=$(field "$patch" Expect)
+	append=$(field "$patch" Append)
 	flavour=$(field "$patch" Kernel)
 	flavour=${flavour:-kasan}
 	dir=build/planted/$name
@@ -85,7 +87,7 @@ for patch in "${patches[@]}"; do
 	fi
 
 	echo "# $name: running tier $mode (scripts $filter) on the $flavour kernel" >&2
-	KERNEL=$KERNEL VM_FILTER=$filter VM_MEM=1024 VM_TIMEOUT=1200 \
+	KERNEL=$KERNEL VM_FILTER=$filter VM_MEM=1024 VM_TIMEOUT=1200 VM_APPEND=$append \
 		VM_SCRIPT_TIMEOUT=600 "$dir/tests/vm/run.sh" "$mode" >"$dir/run.log" 2>&1
 	rc=$?
 	caught=$(sed -e 's/\r//g' "$dir/build/vm/console.log" "$dir/run.log" |
