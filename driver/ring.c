@@ -38,8 +38,9 @@
  * and the file's wait-queue lock, which order the rest.
  *
  * A resize swaps the slot array under write_lock and frees the old one
- * after synchronize_rcu(): lockless readers copy inside an RCU read-side
- * section, which is what keeps the array they copy from alive.
+ * with kvfree_rcu(), after a grace period, without waiting for it:
+ * lockless readers copy inside an RCU read-side section, which is what
+ * keeps the array they copy from alive.
  *
  * Counters (for GET_STATS, sysfs, debugfs) change only inside stats_seq
  * write sections: short, with preemption off (a counter reader spins only
@@ -526,8 +527,8 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
  * numbers; those that do not fit count as dropped. The new slots are
  * allocated before any lock is taken, and never by waking the OOM killer.
  * Pushes wait for the copy; readers, listing walks included, never make
- * it wait: they copy from the old slots until the RCU grace period that
- * ends before those are freed.
+ * it wait: they copy from the old slots, which are freed after an RCU
+ * grace period that the resize does not wait for.
  *
  * Return: 0, -EINVAL for a capacity out of range, or -ENOMEM (the ring is
  * untouched).
@@ -569,8 +570,8 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 
 	/* A reader's wake-up threshold may now be out of reach: let it see. */
 	seqring_ring_wake_readers(ring, true);
-	synchronize_rcu();
-	kvfree(old);
+	/* Readers may still copy from the old array: free it after them. */
+	kvfree_rcu(old, rcu);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);

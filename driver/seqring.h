@@ -45,10 +45,13 @@ struct seqring_slot {
 /**
  * struct seqring_slots - the array of slots, replaced whole by a resize
  * @capacity: number of slots; sequence number s lives in slot s % @capacity
+ * @rcu: frees a replaced array once the readers that may copy from it are
+ *	gone (kvfree_rcu()), so that a resize waits for none of them
  * @slot: the slots
  */
 struct seqring_slots {
 	u32 capacity;
+	struct rcu_head rcu;
 	struct seqring_slot slot[];
 };
 
