@@ -915,15 +915,39 @@ static void contention_block(int fd, int nreaders, off_t deep, long long *lat,
  * The blocks of a round: no reader (the baseline), 1 and 2 readers looping
  * over the whole listing, 1 reader looping pread() deep into it.
  */
+/* A process that only burns CPU away from CPU 0, never touching the ring. */
+static pid_t start_spinner(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		pin_away_from_cpu0();
+		for (;;)
+			__asm__ __volatile__("" ::: "memory");
+	}
+	return pid;
+}
+
+/* What runs on the other CPUs while writers_block() times CLEAR and resize. */
+enum writers_with { W_IDLE, W_SPIN, W_PREAD, WRITERS_WITH_N };
+
+static const char * const writers_param[WRITERS_WITH_N] = {
+	"0", "spin", "pread",
+};
+
 /*
  * CLEAR and a resize (by one slot: a full copy), each timed on a full ring
- * of @cap readings, with nothing else running (@deep 0) or while a reader
- * replays the listing up to @deep with pread() on the other CPUs: no walk
- * may hold up a writer. Leaves the ring full, at capacity @cap.
+ * of @cap readings, with nothing else running, with a process spinning on
+ * the other CPUs (what sharing the emulator's CPUs costs, which has nothing
+ * to do with the driver), or while a reader replays the listing up to
+ * @deep with pread() there: no walk may hold up a writer. Leaves the ring
+ * full, at capacity @cap.
  */
-static void writers_block(int fd, unsigned long long cap, off_t deep,
-			  double *clear_ns, double *resize_ns,
-			  struct reader_stats *rs)
+static void writers_block(int fd, unsigned long long cap,
+			  enum writers_with with, off_t deep, double *clear_ns,
+			  double *resize_ns, struct reader_stats *rs)
 {
 	__u32 c = (__u32)cap + 1;
 	pid_t pid = 0;
@@ -931,7 +955,9 @@ static void writers_block(int fd, unsigned long long cap, off_t deep,
 	int p[2];
 	char ch;
 
-	if (deep) {
+	if (with == W_SPIN)
+		pid = start_spinner();
+	if (with == W_PREAD) {
 		if (pipe(p))
 			die("pipe: %s", strerror(errno));
 		memset(rs, 0, sizeof(*rs));
@@ -974,7 +1000,7 @@ static const int kreaders[NCONF] = { 0, 1, 2, 1 };
 
 static int cmd_contention(void)
 {
-	double v[NCONF][5][MAX_ROUNDS], wv[2][2][MAX_ROUNDS];
+	double v[NCONF][5][MAX_ROUNDS], wv[WRITERS_WITH_N][2][MAX_ROUNDS];
 	int rounds, wrounds, samples, r, k, j, fd;
 	unsigned long long size;
 	long long max_ns;
@@ -1022,24 +1048,26 @@ static int cmd_contention(void)
 		}
 	}
 	for (r = 0; r < wrounds; r++)
-		for (j = 0; j < 2; j++) {
-			k = (j + r) % 2;
-			writers_block(fd, st.capacity, k ? deep : 0,
-				      &wv[k][0][r], &wv[k][1][r], rs);
+		for (j = 0; j < WRITERS_WITH_N; j++) {
+			k = (j + r) % WRITERS_WITH_N;
+			writers_block(fd, st.capacity, k, deep, &wv[k][0][r],
+				      &wv[k][1][r], rs);
 		}
 	close(fd);
 
 	print_row_head();
-	for (k = 0; k < 2; k++) {
-		record("contention", "clear_ns", k ? "pread" : "0", "ns",
+	for (k = 0; k < WRITERS_WITH_N; k++) {
+		record("contention", "clear_ns", writers_param[k], "ns",
 		       wv[k][0], wrounds);
-		record("contention", "resize_ns", k ? "pread" : "0", "ns",
+		record("contention", "resize_ns", writers_param[k], "ns",
 		       wv[k][1], wrounds);
 	}
 	record_ratio("contention", "clear(pread)/clear(idle)", "pread",
-		     wv[1][0], wv[0][0], wrounds);
+		     wv[W_PREAD][0], wv[W_IDLE][0], wrounds);
 	record_ratio("contention", "resize(pread)/resize(idle)", "pread",
-		     wv[1][1], wv[0][1], wrounds);
+		     wv[W_PREAD][1], wv[W_IDLE][1], wrounds);
+	record_ratio("contention", "resize(spin)/resize(idle)", "spin",
+		     wv[W_SPIN][1], wv[W_IDLE][1], wrounds);
 	for (k = 0; k < NCONF; k++) {
 		record("contention", "push_p50", kparam[k], "ns", v[k][0],
 		       rounds);
@@ -1310,21 +1338,6 @@ static double push_block(int fd, unsigned long iters)
 	return (double)(now_ns() - t0) / iters;
 }
 
-/* A process that only burns CPU away from CPU 0, never touching the ring. */
-static pid_t start_spinner(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (!pid) {
-		pin_away_from_cpu0();
-		for (;;)
-			__asm__ __volatile__("" ::: "memory");
-	}
-	return pid;
-}
-
 /* What runs on the other CPU while stream_push_cost() times a block. */
 enum push_with { WITH_NOTHING, WITH_CONSUMER, WITH_SPINNER, PUSH_WITH_N };
 
@@ -1380,14 +1393,36 @@ static void stream_push_cost(int rounds, double *alone, double *followed,
 }
 
 /*
+ * @iters single PUSHes, 2 ms apart (spinning, as a sleep would take far
+ * longer under emulation): time enough for a consumer on another CPU to
+ * wake up (p99 ~4 ms here, p50 ~0.1 ms), read what there is and block
+ * again between two of them.
+ */
+static void push_paced(int fd, unsigned long iters)
+{
+	struct seqring_reading r;
+	unsigned long i;
+	long long t;
+
+	fill_reading(&r, 1, 1);
+	for (i = 0; i < iters; i++) {
+		if (ioctl(fd, SEQRING_IOC_PUSH, &r))
+			die("PUSH: %s", strerror(errno));
+		t = now_ns() + 2000000;
+		while (now_ns() < t)
+			;
+	}
+}
+
+/*
  * How often a consumer blocked in read() with wake-up threshold @wakeup is
- * woken, per PUSH: its voluntary context switches over a block of single
- * PUSHes. A threshold checked by the pusher wakes it once per @wakeup
+ * woken, per PUSH: its voluntary context switches over a block of paced
+ * single PUSHes. A threshold checked by the pusher wakes it once per @wakeup
  * readings; one it checks itself, once per PUSH.
  */
 static void stream_wakeups(__u32 wakeup, int rounds, double *per_push)
 {
-	unsigned long iters = quick ? 1024 : 4096;
+	unsigned long iters = quick ? 256 : 1024;
 	char status[64];
 	long long sw;
 	pid_t pid;
@@ -1400,7 +1435,7 @@ static void stream_wakeups(__u32 wakeup, int rounds, double *per_push)
 	snprintf(status, sizeof(status), "/proc/%d/status", (int)pid);
 	for (r = 0; r < rounds; r++) {
 		sw = file_key(status, "voluntary_ctxt_switches");
-		push_block(fd, iters);
+		push_paced(fd, iters);
 		usleep(20000);
 		per_push[r] = (double)(file_key(status,
 				"voluntary_ctxt_switches") - sw) / iters;
