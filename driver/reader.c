@@ -39,7 +39,6 @@ void seqring_reader_init(struct seqring_reader *rd, struct seqring_ring *ring)
 	rd->wakeup = 1;
 	init_waitqueue_head(&rd->wait);
 	INIT_LIST_HEAD(&rd->node);
-	rd->listed = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_init);
 
@@ -54,11 +53,10 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_reader_init);
 void seqring_reader_remove(struct seqring_reader *rd,
 			   struct seqring_ring *ring)
 {
-	if (!rd->listed)
+	if (list_empty(&rd->node))
 		return;
 	spin_lock(&ring->readers_lock);
-	list_del(&rd->node);
-	rd->listed = false;
+	list_del_init(&rd->node);
 	spin_unlock(&ring->readers_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_remove);
@@ -129,10 +127,8 @@ bool seqring_reader_arm(struct seqring_reader *rd, struct seqring_ring *ring)
 	u64 target = seqring_reader_target(rd, seqring_ring_capacity(ring));
 
 	spin_lock(&ring->readers_lock);
-	if (!rd->listed) {
+	if (list_empty(&rd->node))
 		list_add_tail(&rd->node, &ring->readers);
-		rd->listed = true;
-	}
 	if (target < ring->wake_seq)
 		WRITE_ONCE(ring->wake_seq, target);
 	spin_unlock(&ring->readers_lock);

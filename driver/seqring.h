@@ -72,15 +72,14 @@ struct seqring_slots {
  * @wait: the file's own wait queue: every file that waits is woken on its
  *	own, so one consumer never takes another's wake-up (EPOLLEXCLUSIVE
  *	then shares wake-ups only among waiters of the same file)
- * @node: entry in the ring's @readers, once the file has waited
- * @listed: @node is on the list
+ * @node: entry in the ring's @readers once the file has waited, empty
+ *	before (changed under the ring's readers_lock)
  */
 struct seqring_reader {
 	atomic64_t cursor;
 	u32 wakeup;
 	wait_queue_head_t wait;
 	struct list_head node;
-	bool listed;
 };
 
 /**
