@@ -317,7 +317,8 @@ install-dev:
 # Files only: directories may hold other packages' files.
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/seqring.ko* \
-		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko*
+		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko* \
+		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/samples/seqring_timerlat.ko*
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	rm -f $(DESTDIR)$(BINDIR)/seqringctl \
 		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
@@ -331,19 +332,25 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl \
 		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
 
-# What DKMS needs to build both modules: dkms.conf (its #MODULE_VERSION#
-# filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
-# same tree. Without DESTDIR, DKMS then builds and installs the modules for
-# KVER; it builds them for each kernel installed later by itself
-# (AUTOINSTALL), and `dkms autoinstall -k VERSION` does it for any other.
+# What DKMS needs to build the modules: dkms.conf (its #MODULE_VERSION#
+# filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest;
+# the sample and include/linux/seqring.h come too, so that a driver author
+# finds the kernel API in the same tree (README, "Kernel API"). The Debian
+# package seqring-dkms ships the same tree. Without DESTDIR, DKMS then
+# builds and installs the modules for KVER; it builds them for each kernel
+# installed later by itself (AUTOINSTALL), and `dkms autoinstall -k
+# VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
-	include/uapi/linux/seqring.h
+	samples/Kbuild $(filter-out %.mod.c,$(wildcard samples/*.[ch])) \
+	include/uapi/linux/seqring.h include/linux/seqring.h
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
+# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD).
 install-dkms:
 	for f in $(DKMS_SRC); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
+	install -D -m 0755 dkms-postbuild.sh $(DESTDIR)$(DKMS_DIR)/dkms-postbuild.sh
 	sed -i 's/#MODULE_VERSION#/$(SEQRING_VERSION)/g' $(DESTDIR)$(DKMS_DIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)
@@ -363,7 +370,7 @@ SIGN_FILE ?= $(KDIR)/scripts/sign-file
 
 sign: modules
 	@test -n "$(KEY)" || { echo "usage: make sign KEY=key.pem [CERT=cert.pem] [SIGN_HASH=sha256]" >&2; exit 2; }
-	@for m in seqring.ko sequence.ko; do \
+	@for m in seqring.ko sequence.ko samples/seqring_timerlat.ko; do \
 		if [ -n "$$(modinfo -F sig_hashalgo $$m)" ]; then \
 			echo "$$m is signed already; 'rm $$m && make modules' first" >&2; \
 			exit 1; \
