@@ -114,9 +114,10 @@ deps:
 # it reads) from Debian's kernel source tarball. sparse runs through kbuild.
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
-LINT_FILES := $(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
-		tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
-		tests/extmod/*.[ch]) \
+# (kbuild writes NAME.mod.c beside the modules of samples/ and tests/extmod.)
+LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] \
+		tests/progs/*.[ch] tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
+		tests/extmod/*.[ch])) \
 		include/uapi/linux/seqring.h include/linux/seqring.h
 
 $(CHECKPATCH):
