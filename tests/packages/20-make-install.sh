@@ -92,7 +92,7 @@ src=usr/src/seqring-$version
 expected=$( ( (printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
 	include/uapi/linux/seqring.h include/linux/seqring.h;
 	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$') |
-	sed "s|^|644 $src/|"; echo "755 $src/dkms-postbuild.sh") | LC_ALL=C sort)
+	sed "s|^|644 $src/|"; echo "755 $src/dkms-postbuild.sh") | LC_ALL=C sort -k 2)
 is "$expected" "$(tree "$d")" \
 	"install-dkms: dkms.conf, dkms-postbuild.sh, Kbuild, VERSION, KERNEL_MIN, driver/, samples/, both headers"
 
@@ -101,7 +101,7 @@ is "$expected" "$(tree "$d")" \
 # against them (README, "Kernel API").
 kdir=/lib/modules/$kver/build
 make -s -C "$kdir" M="$d/$src" modules >"$T/build.log" 2>&1
-is "seqring.ko sequence.ko samples/seqring_timerlat.ko seqring_create seqring_destroy seqring_push" \
+is "samples/seqring_timerlat.ko seqring.ko sequence.ko seqring_create seqring_destroy seqring_push" \
 	"$(cd "$d/$src" && ls seqring.ko sequence.ko samples/seqring_timerlat.ko 2>&1 | words) $(awk '{ print $2 }' "$d/$src/Module.symvers" 2>/dev/null | grep '^seqring_' | LC_ALL=C sort | words)" \
 	"the DKMS sources alone build the three modules against $kver, and export the kernel API" ||
 	diag "$(tail -n 20 "$T/build.log")"
