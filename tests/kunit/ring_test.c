@@ -634,6 +634,7 @@ static void fake_commit(struct seqring_ring *ring, u64 seq, unsigned int i)
 		&ring_slots(ring)->slot[seq % ring_slots(ring)->capacity];
 
 	make_reading(&slot->r, i);
+	/* The reading before its seq, as seqring_ring_store() commits. */
 	smp_store_release(&slot->seq, seq);
 }
 
