@@ -276,6 +276,24 @@ check_unload() {
 	check "$1" unload_seqring
 }
 
+# ring_files NAME: set RDEV, RSYS and RDBG to the device, sysfs and debugfs
+# directories of the ring NAME a module created (seqring_create()), as DEV,
+# SYSFS and DEBUGFS are the default ring's; mount debugfs if it is not.
+ring_files() {
+	RDEV=/dev/seqring-$1
+	RSYS=/sys/class/misc/seqring-$1
+	RDBG=/sys/kernel/debug/seqring-$1
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	return 0
+}
+
+# unload_module NAME: rmmod NAME and wait for udev to finish.
+unload_module() {
+	rmmod "$1" || return 1
+	udevadm settle
+}
+
 # ---- reading what the driver shows ----
 
 # listing [FILE]: the listing without its header line.

@@ -17,19 +17,11 @@
 plan 50
 
 KO=$MODDIR/seqring_timerlat.ko
-RDEV=/dev/seqring-timerlat
-RSYS=/sys/class/misc/seqring-timerlat
-RDBG=/sys/kernel/debug/seqring-timerlat
 RPARAM=/sys/module/seqring_timerlat/parameters
 
 # load_timerlat [PARAM=VALUE...]: insmod the sample, wait for udev.
 load_timerlat() {
 	insmod "$KO" "$@" || return 1
-	udevadm settle
-}
-
-unload_timerlat() {
-	rmmod seqring_timerlat || return 1
 	udevadm settle
 }
 
@@ -49,9 +41,7 @@ check_load "load seqring.ko"
 if [ ! -f "$KO" ]; then
 	fail_rest "no $KO (make modules builds samples/seqring_timerlat.ko)"
 fi
-if ! grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-fi
+ring_files timerlat
 
 # --- defaults, files, permissions ---------------------------------------------
 if ! out=$(load_timerlat 2>&1); then
@@ -98,7 +88,7 @@ dump_bad=$(printf '%s\n' "$dump" | grep -cvE '^[0-9]+ [0-9]+ 0 [0-9]+ timerlat$'
 is 0 "$dump_bad" "... every line of it a reading of channel 0, label timerlat" ||
 	diag "$(printf '%s\n' "$dump" | head -n 5)"
 
-check "rmmod seqring_timerlat works" unload_timerlat
+check "rmmod seqring_timerlat works" unload_module seqring_timerlat
 gone=
 for f in "$RDEV" "$RSYS" "$RDBG" /sys/module/seqring_timerlat; do
 	[ -e "$f" ] && gone="$gone $f"
@@ -138,7 +128,7 @@ while read -r period chan secs; do
 	neg=$(listing "$RDBG/readings" | awk '$4 !~ /^[0-9]+$/ { print; exit }')
 	is "" "$neg" "$what: every value is non-negative"
 	is yes "$(col_all 5 timerlat)" "$what: every label is timerlat"
-	check "$what: rmmod works" unload_timerlat
+	check "$what: rmmod works" unload_module seqring_timerlat
 done <<EOF
 20000 5 2
 5000 4294967295 2
@@ -158,7 +148,7 @@ while read -r param; do
 		"$param: the sample logs why (pr_err, level 3)"
 	if timerlat_loaded; then
 		not_ok "$param: nothing is left loaded" "expected no /sys/module/seqring_timerlat"
-		unload_timerlat
+		unload_module seqring_timerlat
 	elif [ -e "$RDEV" ]; then
 		not_ok "$param: nothing is left loaded" "expected no $RDEV, got one"
 	else
@@ -185,7 +175,7 @@ exec 3<"$RDEV" 4<"$RDEV"
 reader=$!
 _tap_pids="$_tap_pids $reader"
 sleep 1
-check "rmmod seqring_timerlat works while readers hold $RDEV open" unload_timerlat
+check "rmmod seqring_timerlat works while readers hold $RDEV open" unload_module seqring_timerlat
 check_fails "$RDEV is gone" test -e "$RDEV"
 if wait_gone "$reader" 10; then
 	like "$(cat "$T/blocked")" '^(eof|ENODEV) [0-9]+$' \

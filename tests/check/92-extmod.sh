@@ -14,9 +14,6 @@
 plan 10
 
 KO=$MODDIR/seqring_extmod.ko
-RDEV=/dev/seqring-extmod
-RSYS=/sys/class/misc/seqring-extmod
-RDBG=/sys/kernel/debug/seqring-extmod
 
 if [ ! -f "$KO" ]; then
 	# tests/vm/mkinitramfs.sh leaves it out when it was not built for
@@ -24,15 +21,8 @@ if [ ! -f "$KO" ]; then
 	skip_rest "no $KO: tests/extmod was not built for this kernel (make extmod)"
 fi
 
-unload_extmod() {
-	rmmod seqring_extmod || return 1
-	udevadm settle
-}
-
 check_load "load seqring.ko"
-if ! grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-fi
+ring_files extmod
 
 is seqring "$(${KMOD_DIR:+$KMOD_DIR/}modinfo -F depends "$KO")" \
 	"modinfo: seqring_extmod depends on seqring (its symbols resolved by Module.symvers)"
@@ -50,7 +40,7 @@ is "1 7 1 one|2 7 2 two|3 7 3 -" \
 	"its listing: seq 1 to 3 on channel 7, values 1 to 3, labels one, two and empty"
 is "$(listing "$RDBG/readings")" "$(seqringctl -d "$RDEV" dump 2>&1)" \
 	"seqringctl -d $RDEV dump prints the same lines"
-check "rmmod seqring_extmod works" unload_extmod
+check "rmmod seqring_extmod works" unload_module seqring_extmod
 check_fails "$RDEV is gone" test -e "$RDEV"
 check "rmmod seqring works" unload_seqring
 
