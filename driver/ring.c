@@ -696,8 +696,8 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * allocated before any lock is taken, and never by waking the OOM killer.
  * Producers go on pushing into the new array while the readings are
  * copied; readers, listing walks included, never make the resize wait,
- * and it never makes them wait. Process context; sleeps (an RCU grace
- * period). Resizes are serialised.
+ * and it never makes them wait. Process context; sleeps (an expedited
+ * RCU grace period). Resizes are serialised.
  *
  * Return: 0, -EINVAL for a capacity out of range, or -ENOMEM (the ring is
  * untouched).
@@ -725,8 +725,13 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	rcu_assign_pointer(ring->slots, new);
 	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
 
-	/* Producers that took the old array (interrupts off) are done. */
-	synchronize_rcu();
+	/*
+	 * Producers that took the old array (interrupts off) are done. An
+	 * expedited grace period: a normal one waits for CPUs busy with
+	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
+	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
+	 */
+	synchronize_rcu_expedited();
 	seqring_ring_migrate(ring, old, new, READ_ONCE(ring->oldest_seq),
 			     head);
 	/* The copies before: pairs with the acquire in seqring_ring_copy_rcu(). */
