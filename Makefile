@@ -105,7 +105,8 @@ deps:
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
 LINT_FILES := $(wildcard driver/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
-		tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch]) \
+		tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
+		tests/kmod/*.[ch]) \
 		include/uapi/linux/seqring.h
 
 $(CHECKPATCH):

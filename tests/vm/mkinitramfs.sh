@@ -14,7 +14,8 @@
 #       multi-call binary) and every library ldd lists for them and kmod
 #   /etc/udev/rules.d/60-seqring.rules
 #   /etc/passwd /etc/group /etc/shadow /etc/nsswitch.conf
-#   /modules/seqring.ko /modules/sequence.ko
+#   /modules/seqring.ko /modules/sequence.ko, and where they were built
+#       seqring_kunit.ko, seqring_producer.ko, seqring_kbench.ko
 #   /usr/bin/seqringctl
 #   /tests/lib.sh /tests/MODE/*.sh /tests/bin/<test programs>
 #   the programs named in tests/MODE/binaries.txt, with their libraries
@@ -230,7 +231,10 @@ fi
 # --- the project's pieces ---------------------------------------------------
 cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" modules/
 # KUnit tests of the ring: built only against a kernel with CONFIG_KUNIT.
-[ -f "$ko_dir/seqring_kunit.ko" ] && cp "$ko_dir/seqring_kunit.ko" modules/
+# The test modules of the kernel API (tests/kmod/): built where tests/ is.
+for m in seqring_kunit seqring_producer seqring_kbench; do
+	if [ -f "$ko_dir/$m.ko" ]; then cp "$ko_dir/$m.ko" modules/; fi
+done
 # The tree's tool is static; a packaged one (SEQRINGCTL) is dynamically
 # linked and brings its libraries.
 copy_with_libs "$ctl" /usr/bin/seqringctl 2>/dev/null
