@@ -54,7 +54,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "compat.h"
+#include "kmod_compat.h"
 
 #define PRODUCER_RINGS		8
 #define PRODUCER_CMD_MAX	256

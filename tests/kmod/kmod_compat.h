@@ -4,8 +4,8 @@
  * driver's own are in driver/compat.h). Feature tests come from Kbuild,
  * made on the kernel tree built against.
  */
-#ifndef _SEQRING_TEST_COMPAT_H
-#define _SEQRING_TEST_COMPAT_H
+#ifndef _SEQRING_KMOD_COMPAT_H
+#define _SEQRING_KMOD_COMPAT_H
 
 #include <linux/hrtimer.h>
 
@@ -23,4 +23,4 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
-#endif /* _SEQRING_TEST_COMPAT_H */
+#endif /* _SEQRING_KMOD_COMPAT_H */
