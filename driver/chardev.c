@@ -8,6 +8,7 @@
 #include <linux/dcache.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/kref.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -36,8 +37,7 @@
  * @file: the open file, for its path in the clients listing
  * @pid: thread group that opened it
  * @comm: command name of the opener
- * @pushed: readings pushed through this file; changed under the ring's
- *	write_lock
+ * @pushed: readings pushed through this file
  * @batch_lock: protects @batch_buf and @batch_cap
  * @batch_buf: copy of the last batch pushed, NULL until the first
  * @batch_cap: readings @batch_buf can hold
@@ -51,7 +51,7 @@ struct seqring_client {
 	struct file *file;
 	struct pid *pid;
 	char comm[TASK_COMM_LEN];
-	u64 pushed;
+	atomic64_t pushed;
 	struct mutex batch_lock;	/* protects batch_buf, batch_cap */
 	struct seqring_reading *batch_buf;
 	unsigned int batch_cap;
@@ -70,6 +70,8 @@ static int seqring_open(struct inode *inode, struct file *file)
 	if (!client)
 		return -ENOMEM;
 
+	/* misc_open() holds misc_mtx: the ring is not unregistered yet. */
+	kref_get(&sr->ref);
 	client->sr = sr;
 	client->file = file;
 	client->pid = get_pid(task_tgid(current));
@@ -106,6 +108,7 @@ static int seqring_release(struct inode *inode, struct file *file)
 	mutex_destroy(&client->read_lock);
 	mutex_destroy(&client->batch_lock);
 	kfree(client);
+	seqring_put(sr);
 	return 0;
 }
 
@@ -323,6 +326,9 @@ static ssize_t seqring_read(struct file *file, char __user *buf,
 		return -EINVAL;
 
 	for (;;) {
+		/* The ring was destroyed (seqring_destroy()). */
+		if (READ_ONCE(ring->dead))
+			return -ENODEV;
 		if (nonblock) {
 			if (!mutex_trylock(&client->read_lock))
 				return -EAGAIN;
@@ -352,13 +358,17 @@ static __poll_t seqring_poll(struct file *file, poll_table *wait)
 	struct seqring_reader *rd = &client->rd;
 	__poll_t mask = 0;
 
+	/* Woken by seqring_ring_kill(); dead is read after poll_wait(). */
+	poll_wait(file, &rd->wait, wait);
+	if (READ_ONCE(ring->dead))
+		return EPOLLHUP | EPOLLERR;
+
 	/* Pushes never block. */
 	if (file->f_mode & FMODE_WRITE)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	if (!(file->f_mode & FMODE_READ))
 		return mask;
 
-	poll_wait(file, &rd->wait, wait);
 	/*
 	 * Arming includes the smp_mb() after poll_wait() that orders the
 	 * wait-queue entry before the checks (ring.c).
@@ -430,6 +440,9 @@ static long seqring_ioctl(struct file *file, unsigned int cmd,
 	void __user *argp = (void __user *)arg;
 	bool writable = file->f_mode & FMODE_WRITE;
 
+	if (READ_ONCE(client->sr->ring.dead))
+		return -ENODEV;
+
 	switch (cmd) {
 	case SEQRING_IOC_PUSH:
 		if (!writable)
@@ -495,7 +508,7 @@ int seqring_chardev_show_clients(struct seq_file *m, struct seqring *sr)
 		seq_putc(m, ' ');
 		path = d_path(&client->file->f_path, buf, PATH_MAX);
 		seqring_seq_escape(m, IS_ERR(path) ? "?" : path);
-		seq_printf(m, " %llu\n", READ_ONCE(client->pushed));
+		seq_printf(m, " %llu\n", (u64)atomic64_read(&client->pushed));
 	}
 	mutex_unlock(&sr->clients_lock);
 	__putname(buf);
@@ -529,7 +542,7 @@ unsigned int seqring_chardev_nr_clients(struct seqring *sr)
 int seqring_chardev_register(struct seqring *sr)
 {
 	sr->misc.minor = MISC_DYNAMIC_MINOR;
-	sr->misc.name = SEQRING_NAME;
+	sr->misc.name = sr->devname;
 	sr->misc.fops = &seqring_fops;
 	/* Attributes are in place before the uevent reaches udev. */
 	sr->misc.groups = seqring_groups;
@@ -540,7 +553,7 @@ int seqring_chardev_register(struct seqring *sr)
  * seqring_chardev_unregister - remove /dev/seqring
  * @sr: the device
  *
- * No file can be open here: each one holds a reference on the module.
+ * Files still open hold references to the ring, and to the module.
  */
 void seqring_chardev_unregister(struct seqring *sr)
 {

@@ -47,7 +47,7 @@ DEFINE_SHOW_ATTRIBUTE(seqring_clients);
  */
 void seqring_debugfs_init(struct seqring *sr)
 {
-	struct dentry *dir = debugfs_create_dir(SEQRING_NAME, NULL);
+	struct dentry *dir = debugfs_create_dir(sr->devname, NULL);
 
 	sr->debugfs_dir = dir;
 	debugfs_create_file("readings", 0444, dir, sr, &seqring_listing_fops);

@@ -8,10 +8,10 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "seqring.h"
@@ -46,42 +46,31 @@ static int __init seqring_init(void)
 	struct seqring *sr;
 	int ret;
 
-	if (!capacity || capacity > SEQRING_CAPACITY_MAX) {
-		pr_err("capacity=%u is out of range 1..%u\n",
-		       capacity, SEQRING_CAPACITY_MAX);
-		return -EINVAL;
-	}
-
-	sr = kzalloc(sizeof(*sr), GFP_KERNEL);
-	if (!sr)
-		return -ENOMEM;
-	mutex_init(&sr->clients_lock);
-	INIT_LIST_HEAD(&sr->clients);
-
-	ret = seqring_ring_init(&sr->ring, capacity);
-	if (ret) {
-		pr_err("cannot allocate a ring of %u readings\n", capacity);
-		goto err_free_dev;
+	sr = seqring_alloc("", capacity);
+	if (IS_ERR(sr)) {
+		if (PTR_ERR(sr) == -EINVAL)
+			pr_err("capacity=%u is out of range 1..%u\n",
+			       capacity, SEQRING_CAPACITY_MAX);
+		else
+			pr_err("cannot allocate a ring of %u readings\n",
+			       capacity);
+		return PTR_ERR(sr);
 	}
 
 	/*
-	 * Steps that can fail come first, the last of them misc_register():
-	 * a load that fails must leave no file open, and open files of
-	 * /dev/seqring would pin a module that is about to be freed.
-	 * /proc/seqring has to exist by then, but refuses to open until
-	 * sr->ready; debugfs cannot fail and comes last.
+	 * /proc/seqring has to exist before the device, the last step that
+	 * can fail (a load that fails must leave no file open: open files of
+	 * /dev/seqring would pin a module that is about to be freed), but it
+	 * refuses to open until seqring_register() is done.
 	 */
 	ret = seqring_procfs_init(sr);
 	if (ret)
-		goto err_free_ring;
+		goto err_put;
 
-	ret = seqring_chardev_register(sr);
+	ret = seqring_register(sr);
 	if (ret)
 		goto err_remove_proc;
 
-	/* Pairs with the smp_load_acquire() in seqring_listing_open_dev(). */
-	smp_store_release(&sr->ready, true);
-	seqring_debugfs_init(sr);
 	kernel_param_lock(THIS_MODULE);
 	seqring_dev = sr;
 	kernel_param_unlock(THIS_MODULE);
@@ -89,11 +78,8 @@ static int __init seqring_init(void)
 
 err_remove_proc:
 	seqring_procfs_exit(sr);
-err_free_ring:
-	seqring_ring_destroy(&sr->ring);
-err_free_dev:
-	mutex_destroy(&sr->clients_lock);
-	kfree(sr);
+err_put:
+	seqring_put(sr);
 	return ret;
 }
 module_init(seqring_init);
@@ -106,18 +92,15 @@ static void __exit seqring_exit(void)
 	seqring_dev = NULL;
 	kernel_param_unlock(THIS_MODULE);
 	/*
-	 * Files of /dev/seqring and debugfs pin the module, so none is open.
-	 * /proc/seqring does not: proc_remove() waits for its calls in
-	 * progress, and a walk in progress ends at its next record once it
-	 * sees sr->dying, however deep it was seeking.
+	 * Files of /dev/seqring and debugfs pin the module, so none is open;
+	 * rings of other modules are gone, as those modules are (they use
+	 * our symbols). /proc/seqring does not pin it: proc_remove() waits
+	 * for its calls in progress, and a walk in progress ends at its next
+	 * record once it sees sr->dying, however deep it was seeking.
 	 */
-	WRITE_ONCE(sr->dying, true);
-	seqring_chardev_unregister(sr);
-	seqring_debugfs_exit(sr);
+	seqring_unregister(sr);
 	seqring_procfs_exit(sr);
-	seqring_ring_destroy(&sr->ring);
-	mutex_destroy(&sr->clients_lock);
-	kfree(sr);
+	seqring_put(sr);
 }
 module_exit(seqring_exit);
 

@@ -25,6 +25,9 @@ module_param(world_readable, bool, 0444);
 MODULE_PARM_DESC(world_readable,
 		 "/proc/seqring readable by every user, not only group seqring (default N)");
 
+/* /proc/seqring: the default ring's alone. */
+static struct proc_dir_entry *seqring_proc_entry;
+
 /* The data of a proc entry is i_private only since 5.17: ask procfs. */
 static int seqring_proc_open(struct inode *inode, struct file *file)
 {
@@ -40,23 +43,23 @@ static const struct proc_ops seqring_proc_ops = {
 
 /**
  * seqring_procfs_init - create /proc/seqring
- * @sr: the device
+ * @sr: the default ring
  *
  * Return: 0 or -ENOMEM.
  */
 int seqring_procfs_init(struct seqring *sr)
 {
-	sr->proc_entry = proc_create_data(SEQRING_NAME,
-					  world_readable ? 0444 : 0440, NULL,
-					  &seqring_proc_ops, sr);
-	return sr->proc_entry ? 0 : -ENOMEM;
+	seqring_proc_entry = proc_create_data(SEQRING_NAME,
+					      world_readable ? 0444 : 0440,
+					      NULL, &seqring_proc_ops, sr);
+	return seqring_proc_entry ? 0 : -ENOMEM;
 }
 
 /**
  * seqring_procfs_exit - remove /proc/seqring
- * @sr: the device
+ * @sr: the default ring
  */
 void seqring_procfs_exit(struct seqring *sr)
 {
-	proc_remove(sr->proc_entry);
+	proc_remove(seqring_proc_entry);
 }

@@ -55,9 +55,9 @@ void seqring_reader_remove(struct seqring_reader *rd,
 {
 	if (list_empty(&rd->node))
 		return;
-	spin_lock(&ring->readers_lock);
+	spin_lock_irq(&ring->readers_lock);
 	list_del_init(&rd->node);
-	spin_unlock(&ring->readers_lock);
+	spin_unlock_irq(&ring->readers_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_remove);
 
@@ -98,13 +98,15 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_reader_behind);
  *
  * Lockless; next_seq is read before oldest_seq, as ring.c asks.
  *
- * Return: true if the reader fell behind or its threshold is met.
+ * Return: true if the reader fell behind or its threshold is met, or the
+ * ring was destroyed.
  */
 bool seqring_reader_ready(struct seqring_reader *rd, struct seqring_ring *ring)
 {
 	u64 next = seqring_ring_next_seq(ring);
 
-	if (seqring_reader_behind(rd, ring))
+	/* A destroyed ring ends every wait. */
+	if (READ_ONCE(ring->dead) || seqring_reader_behind(rd, ring))
 		return true;
 	return next >= seqring_reader_target(rd, seqring_ring_capacity(ring));
 }
@@ -126,12 +128,13 @@ bool seqring_reader_arm(struct seqring_reader *rd, struct seqring_ring *ring)
 {
 	u64 target = seqring_reader_target(rd, seqring_ring_capacity(ring));
 
-	spin_lock(&ring->readers_lock);
+	/* Also taken by the ring's irq_work (seqring_ring_wake_work()). */
+	spin_lock_irq(&ring->readers_lock);
 	if (list_empty(&rd->node))
 		list_add_tail(&rd->node, &ring->readers);
 	if (target < ring->wake_seq)
 		WRITE_ONCE(ring->wake_seq, target);
-	spin_unlock(&ring->readers_lock);
+	spin_unlock_irq(&ring->readers_lock);
 	/*
 	 * wake_seq (and the wait-queue entry) before the loads of next_seq
 	 * and oldest_seq: pairs with the smp_mb() in seqring_ring_set_next()

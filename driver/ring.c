@@ -2,29 +2,57 @@
 /*
  * seqring - the ring of readings
  *
- * Writers (PUSH, PUSH_BATCH, CLEAR, resize) serialise on write_lock.
- * Readers take no lock that a writer takes: they copy a reading out of its
+ * Producers push from any context but NMI, and never wait for a reader or
+ * for another producer's copy. A push (seqring_ring_push_one(), or a batch,
+ * seqring_ring_push()) goes through three steps:
+ *
+ *   reserve  under reserve_lock, a raw spinlock held for a few instructions
+ *            with interrupts off: take sequence numbers from head, the
+ *            time stamp (never below the previous one, so that sequence
+ *            and time order agree), and move oldest_seq past what the new
+ *            readings will overwrite. This is the only lock producers share.
+ *   store    per reading, interrupts off: claim the slot by a cmpxchg of
+ *            its seq word to (seq | SLOT_BUSY), copy the reading, commit
+ *            with smp_store_release() of seq (| SLOT_MORE for each reading
+ *            of a batch but its last, so that a batch is published whole).
+ *   publish  lockless: move next_seq over the slots committed after it,
+ *            up to the end of a push, by cmpxchg. Any producer may publish
+ *            the readings of others that committed meanwhile; one that was
+ *            slow publishes the readings that waited behind its own.
+ *
+ * A slot still BUSY with an older sequence number is being written by a
+ * producer on another CPU (interrupts are off while a slot is BUSY, so no
+ * producer on this CPU can hold one): the claim spins for that one copy.
+ * That happens only when the ring is a whole lap ahead of a copy, i.e. it
+ * is smaller than the readings being stored at once. A slot that holds a
+ * newer sequence number means the reading was overwritten before it was
+ * stored: it is not stored, and oldest_seq is past it already.
+ *
+ * Readers take no lock a producer takes: they copy a reading out of its
  * slot and then check that it was not overwritten meanwhile, as
  * read_seqcount_retry() does, with the slot's own sequence number as the
  * count (sequence numbers are never reused, so no ABA).
  *
- * Memory ordering. A writer storing sequence number s into a slot that
- * held s - capacity:
- *   1. moves oldest_seq past s - capacity (WRITE_ONCE), then smp_wmb();
- *   2. sets slot->seq to 0, smp_wmb(), copies the reading;
- *   3. smp_store_release(&slot->seq, s);
- *   4. when every reading of the push is stored, smp_store_release() of
- *      next_seq past them, so a batch becomes visible at once;
- *   5. smp_mb(), then READ_ONCE(wake_seq): wake the stream readers only if
+ * Memory ordering. A producer storing sequence number s:
+ *   1. moves oldest_seq past s - capacity (under reserve_lock);
+ *   2. claims the slot with cmpxchg() (fully ordered: 1. before the claim,
+ *      the claim before the copy);
+ *   3. copies the reading, then smp_store_release(&slot->seq, s);
+ *   4. publishes: smp_load_acquire() of the seq words it passes, then
+ *      atomic64_try_cmpxchg() of next_seq (fully ordered: the slots it saw
+ *      before next_seq; the release of 3. is cumulative, so readers that
+ *      see next_seq see every reading below it);
+ *   5. after its own successful publish (a fully ordered RMW, so an
+ *      smp_mb()), READ_ONCE(wake_seq): wake the stream readers only if
  *      next_seq reached the lowest wake-up threshold of a waiting reader.
  * A reader:
- *   a. smp_load_acquire(&next_seq), then READ_ONCE(oldest_seq): it sees an
- *      oldest_seq at least as new as the one stored before that next_seq;
+ *   a. atomic64_read_acquire(&next_seq), then READ_ONCE(oldest_seq): it
+ *      sees an oldest_seq at least as new as the one stored before it;
  *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq),
  *      copies, smp_rmb(), READ_ONCE(slot->seq): both must be s;
- *   c. if not, smp_rmb() and start again at a.: the writer that changed
- *      the slot had moved oldest_seq past s before (1. pairs with c.), so
- *      the reader moves on and never waits for that writer.
+ *   c. if not, smp_rmb() and start again at a.: the producer that changed
+ *      the slot had moved oldest_seq past s before (1. and 2. pair with
+ *      c.), so the reader moves on and never waits for that producer.
  * A stream reader that is about to wait (read() or poll(), reader.c):
  *   d. is on its file's wait queue (poll_wait(), or wait_event()'s
  *      prepare_to_wait() before its second check);
@@ -32,24 +60,33 @@
  *   f. loads next_seq and oldest_seq (a.) and sleeps only if below its
  *      threshold.
  * 4.-5. against e.-f. is the store-buffering pattern, which even x86
- * allows without the two full barriers: with them, either the writer sees
- * the reader's threshold in wake_seq and wakes it, or the reader sees the
- * new next_seq and does not sleep. The wake-up itself takes readers_lock
- * and the file's wait-queue lock, which order the rest.
+ * allows without the two full barriers: with them, either the producer
+ * sees the reader's threshold in wake_seq and wakes it, or the reader sees
+ * the new next_seq and does not sleep. The wake-up itself takes
+ * readers_lock and the file's wait-queue lock, which order the rest; a
+ * producer that may not take them (interrupts off, or any atomic context:
+ * they are sleeping locks on PREEMPT_RT) leaves the wake-up to an
+ * irq_work.
  *
- * A resize swaps the slot array under write_lock and frees the old one
- * with kvfree_rcu(), after a grace period, without waiting for it:
- * lockless readers copy inside an RCU read-side section, which is what
- * keeps the array they copy from alive.
+ * A resize swaps the slot array under reserve_lock and keeps the old one
+ * as the new one's prev. Producers that reserved before the swap may
+ * still store into the old array: an RCU grace period waits for them
+ * (every store runs with interrupts off, an RCU read-side section). Then
+ * the readings that fit are copied into the new array, claiming slots as
+ * producers do, so a producer that stored a newer reading there meanwhile
+ * wins. Until prev is cleared, readers and publishers look for a reading
+ * in prev when the new array does not have it. The old array is freed
+ * with kvfree_rcu(), without waiting.
  *
- * Counters (for GET_STATS, sysfs, debugfs) change only inside stats_seq
- * write sections: short, with preemption off (a counter reader spins only
- * while a writer is running, never on a preempted one, and takes no lock,
- * PREEMPT_RT included), so a snapshot keeps total == count + dropped +
- * cleared without a lock.
+ * Counters are derived: every sequence number below next_seq was either
+ * dropped, cleared or is held, so total == count + dropped + cleared holds
+ * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
+ * changes oldest_seq and cleared together, inside a stats_seq write
+ * section under reserve_lock.
  */
 
 #include <linux/export.h>
+#include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -67,6 +104,8 @@
 #include <asm/word-at-a-time.h>
 
 #include "seqring.h"
+#define CREATE_TRACE_POINTS
+#include "seqring_trace.h"
 
 static_assert(sizeof(struct seqring_reading) == 40);
 static_assert(sizeof(struct seqring_batch) == 16);
@@ -127,48 +166,6 @@ static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 	return slots;
 }
 
-/**
- * seqring_ring_init - allocate an empty ring
- * @ring: ring to set up
- * @capacity: number of readings it holds, 1 to %SEQRING_CAPACITY_MAX
- *
- * Return: 0, or -ENOMEM when the slots cannot be allocated.
- */
-int seqring_ring_init(struct seqring_ring *ring, u32 capacity)
-{
-	struct seqring_slots *slots = seqring_alloc_slots(capacity);
-
-	if (!slots)
-		return -ENOMEM;
-
-	mutex_init(&ring->write_lock);
-	seqcount_init(&ring->stats_seq);
-	RCU_INIT_POINTER(ring->slots, slots);
-	ring->next_seq = 1;
-	ring->oldest_seq = 1;
-	ring->head = 1 % capacity;
-	ring->dropped = 0;
-	ring->cleared = 0;
-	ring->last_stamp = 0;
-	ring->wake_seq = U64_MAX;
-	spin_lock_init(&ring->readers_lock);
-	INIT_LIST_HEAD(&ring->readers);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
-
-/**
- * seqring_ring_destroy - free the ring's slots
- * @ring: ring set up by seqring_ring_init(), no longer in use
- */
-void seqring_ring_destroy(struct seqring_ring *ring)
-{
-	kvfree(rcu_dereference_protected(ring->slots, true));
-	RCU_INIT_POINTER(ring->slots, NULL);
-	mutex_destroy(&ring->write_lock);
-}
-EXPORT_SYMBOL_IF_KUNIT(seqring_ring_destroy);
-
 /*
  * Check the flags and the label of @r; zero the label's bytes after its
  * NUL. strnlen() and memset() a word at a time, inline: this runs for
@@ -225,153 +222,245 @@ int seqring_readings_prepare(struct seqring_reading *r, unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
 
-static struct seqring_slots *seqring_ring_slots(struct seqring_ring *ring)
+/**
+ * seqring_ring_init - allocate an empty ring
+ * @ring: ring to set up
+ * @name: name in trace events: the device's name
+ * @capacity: number of readings it holds, 1 to %SEQRING_CAPACITY_MAX
+ *
+ * Return: 0, or -ENOMEM when the slots cannot be allocated.
+ */
+int seqring_ring_init(struct seqring_ring *ring, const char *name,
+		      u32 capacity)
 {
-	return rcu_dereference_protected(ring->slots,
-					 lockdep_is_held(&ring->write_lock));
+	struct seqring_slots *slots = seqring_alloc_slots(capacity);
+
+	if (!slots)
+		return -ENOMEM;
+
+	raw_spin_lock_init(&ring->reserve_lock);
+	seqcount_raw_spinlock_init(&ring->stats_seq, &ring->reserve_lock);
+	mutex_init(&ring->resize_lock);
+	RCU_INIT_POINTER(ring->slots, slots);
+	ring->name = name;
+	ring->head = 1;
+	atomic64_set(&ring->next_seq, 1);
+	ring->oldest_seq = 1;
+	ring->cleared = 0;
+	ring->last_stamp = 0;
+	ring->wake_seq = U64_MAX;
+	ring->dead = false;
+	spin_lock_init(&ring->readers_lock);
+	INIT_LIST_HEAD(&ring->readers);
+	init_irq_work(&ring->wake_work, seqring_ring_wake_work);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
+
+/**
+ * seqring_ring_destroy - free the ring's slots
+ * @ring: ring set up by seqring_ring_init(), no longer in use: no push
+ *	runs or will run, and no reader is left
+ */
+void seqring_ring_destroy(struct seqring_ring *ring)
+{
+	irq_work_sync(&ring->wake_work);
+	kvfree(rcu_dereference_protected(ring->slots, true));
+	RCU_INIT_POINTER(ring->slots, NULL);
+	mutex_destroy(&ring->resize_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_destroy);
+
+/* The sequence number a slot's seq word holds, without its state bits. */
+static __always_inline u64 seqring_slot_seq(u64 v)
+{
+	return v & SEQRING_SLOT_SEQ;
+}
+
+/* The slot of @seq in @slots. */
+static __always_inline struct seqring_slot *
+seqring_slot_of(const struct seqring_slots *slots, u64 seq)
+{
+	u32 idx;
+
+	div_u64_rem(seq, slots->capacity, &idx);
+	return (struct seqring_slot *)&slots->slot[idx];
 }
 
 /*
- * A stats_seq write section. Writers hold write_lock (which serialises
- * them, as a plain seqcount_t needs) and keep preemption off inside, so
- * that a counter reader only ever spins on a writer that is running. A
- * seqcount_mutex_t would instead make readers take write_lock on
- * PREEMPT_RT, and a sysfs reader could then hold up producers.
+ * Reserve @n sequence numbers (step 1. at the top of this file) in
+ * @slots, the array the caller read in the same section: a resize swaps
+ * arrays under reserve_lock too. Interrupts off. Returns the first
+ * sequence number; *@stamp is the time of the readings whose timestamp is
+ * zero.
  */
-static __always_inline void seqring_stats_begin(struct seqring_ring *ring)
+static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
+						struct seqring_slots **slots,
+						unsigned int n, u64 *stamp)
 {
-	lockdep_assert_held(&ring->write_lock);
-	preempt_disable();
-	write_seqcount_begin(&ring->stats_seq);
-}
-
-static __always_inline void seqring_stats_end(struct seqring_ring *ring)
-{
-	write_seqcount_end(&ring->stats_seq);
-	preempt_enable();
-}
-
-/*
- * The time a reading pushed with a zero timestamp gets: CLOCK_REALTIME,
- * read when its sequence number is assigned (write_lock held), and never
- * earlier than the time given to the reading before it, even when the
- * clock is set back: along sequence numbers, the ring's own timestamps
- * never decrease.
- */
-static __always_inline u64 seqring_ring_stamp(struct seqring_ring *ring)
-{
+	/* Read before the lock, which the clamp below keeps in order. */
 	u64 now = ktime_get_real_ns();
+	u64 seq, end;
 
+	raw_spin_lock(&ring->reserve_lock);
+	*slots = rcu_dereference_protected(ring->slots,
+					   lockdep_is_held(&ring->reserve_lock));
+	seq = ring->head;
+	end = seq + n;
+	ring->head = end;
+	/* The clock may have been set back: never below the last stamp. */
 	if (now < ring->last_stamp)
 		now = ring->last_stamp;
 	ring->last_stamp = now;
-	return now;
+	/* Everything the new readings overwrite is gone before they come. */
+	if (end > (*slots)->capacity && end - (*slots)->capacity > ring->oldest_seq)
+		WRITE_ONCE(ring->oldest_seq, end - (*slots)->capacity);
+	raw_spin_unlock(&ring->reserve_lock);
+	*stamp = now;
+	return seq;
 }
 
 /*
- * Move oldest_seq to @oldest, counting what it passes as dropped. Before a
- * slot that holds a reading is overwritten, readers must be able to see
- * that the reading is gone: the barrier orders this store before the
- * slot's (pairs with the smp_rmb() in seqring_ring_copy_rcu()).
+ * Claim the slot of @seq for writing (step 2.). Interrupts off. Returns
+ * false when a newer reading holds or claims the slot: @seq was
+ * overwritten before it could be stored, and oldest_seq is past it.
  */
-static void seqring_ring_drop_to(struct seqring_ring *ring, u64 oldest)
+static __always_inline bool seqring_slot_claim(struct seqring_slot *slot,
+					       u64 seq)
 {
-	if (oldest <= ring->oldest_seq)
-		return;
-	seqring_stats_begin(ring);
-	ring->dropped += oldest - ring->oldest_seq;
-	WRITE_ONCE(ring->oldest_seq, oldest);
-	seqring_stats_end(ring);
-	/* oldest_seq before the slot: pairs with smp_rmb() in ring_copy(). */
-	smp_wmb();
-}
+	u64 v = READ_ONCE(slot->seq);
 
-/*
- * Store @r as sequence number @seq in the head slot, a zero timestamp
- * replaced by *@stamp (taken from the clock the first time it is needed).
- * write_lock held.
- */
-static __always_inline void
-seqring_ring_store(struct seqring_ring *ring, struct seqring_slots *slots,
-		   const struct seqring_reading *r, u64 seq, u64 *stamp)
-{
-	struct seqring_slot *slot = &slots->slot[ring->head];
-
-	WRITE_ONCE(slot->seq, 0);
-	/* seq 0 before the reading: pairs with smp_rmb() in ring_copy(). */
-	smp_wmb();
-	slot->r = *r;
-	if (!r->timestamp_ns) {
-		if (!*stamp)
-			*stamp = seqring_ring_stamp(ring);
-		slot->r.timestamp_ns = *stamp;
+	for (;;) {
+		if (seqring_slot_seq(v) >= seq)
+			return false;
+		if (v & SEQRING_SLOT_BUSY) {
+			/*
+			 * A producer on another CPU is copying the reading a
+			 * lap before ours, with interrupts off: one copy.
+			 */
+			cpu_relax();
+			v = READ_ONCE(slot->seq);
+			continue;
+		}
+		/* Fully ordered: oldest_seq before, the copy after. */
+		if (likely(cmpxchg(&slot->seq, v, seq | SEQRING_SLOT_BUSY) == v))
+			return true;
+		v = READ_ONCE(slot->seq);
 	}
-	/* The reading before its seq: pairs with the acquire in ring_copy(). */
-	smp_store_release(&slot->seq, seq);
-	if (++ring->head == slots->capacity)
-		ring->head = 0;
 }
 
 /*
- * Store @next as next_seq, which makes the readings before it visible, and
- * tell whether it reaches the wake-up threshold of a waiting stream reader
- * (steps 4. and 5. of the ordering rules at the top of this file).
+ * Store @r as @seq in @slots (steps 2. and 3.), a zero timestamp replaced
+ * by @stamp; @more: more readings of the same push follow. Interrupts off.
  */
-static __always_inline bool seqring_ring_set_next(struct seqring_ring *ring,
-						  u64 next)
+static __always_inline void seqring_ring_store(struct seqring_ring *ring,
+					       struct seqring_slots *slots,
+					       const struct seqring_reading *r,
+					       u64 seq, u64 stamp, bool more)
 {
-	/* Slots and oldest_seq first: pairs with the acquire in ring_copy(). */
-	smp_store_release(&ring->next_seq, next);
-	/*
-	 * next_seq before wake_seq: pairs with the smp_mb() in
-	 * seqring_reader_arm(). Either this push sees the reader's
-	 * threshold, or the reader sees this push's readings.
-	 */
-	smp_mb();
-	return next >= READ_ONCE(ring->wake_seq);
+	struct seqring_slot *slot = seqring_slot_of(slots, seq);
+
+	if (!seqring_slot_claim(slot, seq))
+		return;
+	slot->r = *r;
+	if (!r->timestamp_ns)
+		slot->r.timestamp_ns = stamp;
+	trace_seqring_push(ring->name, seq, &slot->r);
+	/* The reading before its seq: pairs with the acquire in copy_rcu(). */
+	smp_store_release(&slot->seq, seq | (more ? SEQRING_SLOT_MORE : 0));
 }
 
 /*
- * Make readings up to @next visible at once; any that never got a slot
- * (a batch larger than the ring) count as dropped. write_lock held.
- * Returns whether a stream reader needs a wake-up.
+ * Where publishing may stop at @seq: 1 if @seq is stored and ends its
+ * push, 2 if stored and more of its push follows, 0 if not stored yet.
+ * A slot that holds a newer reading means @seq was overwritten (or will
+ * never be stored), and everything up to it is dropped: an end.
  */
-static bool seqring_ring_publish(struct seqring_ring *ring,
-				 struct seqring_slots *slots, u64 next)
+static __always_inline int seqring_slot_state(const struct seqring_slots *slots,
+					      u64 seq)
 {
-	u64 oldest = ring->oldest_seq;
-	bool wake;
+	/* Pairs with the release in seqring_ring_store(). */
+	u64 v = smp_load_acquire(&seqring_slot_of(slots, seq)->seq);
 
-	if (next > slots->capacity && next - slots->capacity > oldest)
-		oldest = next - slots->capacity;
+	if (seqring_slot_seq(v) > seq)
+		return 1;
+	if (seqring_slot_seq(v) < seq || (v & SEQRING_SLOT_BUSY))
+		return 0;
+	return v & SEQRING_SLOT_MORE ? 2 : 1;
+}
 
-	seqring_stats_begin(ring);
-	ring->dropped += oldest - ring->oldest_seq;
-	WRITE_ONCE(ring->oldest_seq, oldest);
-	wake = seqring_ring_set_next(ring, next);
-	seqring_stats_end(ring);
-	return wake;
+/*
+ * Publish what is stored after next_seq (step 4.). Interrupts off, so in
+ * an RCU read-side section. Returns the next_seq this call stored, or 0
+ * when it stored none.
+ */
+static u64 seqring_ring_publish(struct seqring_ring *ring)
+{
+	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
+	struct seqring_slots *prev;
+	u64 next = atomic64_read(&ring->next_seq);
+	u64 seq, end, published = 0;
+	int state;
+
+	for (;;) {
+		/* Below oldest_seq all is dropped: nothing to wait for. */
+		seq = max(next, READ_ONCE(ring->oldest_seq));
+		end = seq > next ? seq : 0;
+		prev = rcu_dereference_sched(slots->prev);
+		for (;; seq++) {
+			state = seqring_slot_state(slots, seq);
+			/* Stored before a resize and not copied yet? */
+			if (!state && prev)
+				state = seqring_slot_state(prev, seq);
+			if (!state)
+				break;
+			if (state == 1)
+				end = seq + 1;
+		}
+		if (!end)
+			return published;
+		/* Fully ordered: the slots seen before next_seq. */
+		if (atomic64_try_cmpxchg(&ring->next_seq, &next, end)) {
+			published = end;
+			next = end;
+		} else if (next >= end) {
+			return published;
+		}
+	}
+}
+
+/*
+ * Step 5.: does the next_seq this push published reach the wake-up
+ * threshold of a waiting stream reader? The successful try_cmpxchg() of
+ * next_seq was fully ordered: pairs with the smp_mb() in
+ * seqring_reader_arm().
+ */
+static __always_inline bool seqring_ring_needs_wake(struct seqring_ring *ring,
+						    u64 published)
+{
+	return published && published >= READ_ONCE(ring->wake_seq);
 }
 
 /**
  * seqring_ring_wake_readers - wake the stream readers that wait for pushes
  * @ring: the ring
- * @all: wake every reader that has waited (CLEAR, resize), not only those
- *	whose wake-up threshold the readings now unread meet
+ * @all: wake every reader that has waited (CLEAR, resize, destroy), not
+ *	only those whose wake-up threshold the readings now unread meet
  *
  * The threshold is checked here, on the waker's side, so that a reader
  * waiting for W readings sleeps through the pushes that leave it below W.
  * A reader woken here drops out of wake_seq until it arms itself again
- * before its next wait (seqring_reader_arm()). Takes readers_lock, never
- * sleeps; O(readers that have waited).
+ * before its next wait (seqring_reader_arm()). Takes readers_lock; process
+ * context or the ring's irq_work; O(readers that have waited).
  */
 void seqring_ring_wake_readers(struct seqring_ring *ring, bool all)
 {
 	struct seqring_reader *rd;
 	u64 next, oldest, lowest = U64_MAX, target;
 	u32 capacity = seqring_ring_capacity(ring);
+	unsigned long flags;
 
-	spin_lock(&ring->readers_lock);
+	spin_lock_irqsave(&ring->readers_lock, flags);
 	next = seqring_ring_next_seq(ring);
 	oldest = seqring_ring_oldest_seq(ring);
 	list_for_each_entry(rd, &ring->readers, node) {
@@ -384,110 +473,140 @@ void seqring_ring_wake_readers(struct seqring_ring *ring, bool all)
 			lowest = min(lowest, target);
 	}
 	WRITE_ONCE(ring->wake_seq, lowest);
-	spin_unlock(&ring->readers_lock);
+	spin_unlock_irqrestore(&ring->readers_lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_wake_readers);
 
+/* The wake-ups of pushes that could not wake readers themselves. */
+void seqring_ring_wake_work(struct irq_work *work)
+{
+	seqring_ring_wake_readers(container_of(work, struct seqring_ring,
+					       wake_work), false);
+}
+
 /*
- * Readings of a batch are copied this many at a time between two
- * cond_resched(): write_lock is a mutex, and the batch stays invisible
- * until seqring_ring_publish() anyway.
+ * Wake readers after a push that published @published: directly when the
+ * caller may take sleeping locks (@can_sleep), else from an irq_work
+ * (which on PREEMPT_RT runs in a thread, where the wait-queue locks may be
+ * taken).
  */
-#define SEQRING_PUSH_CHUNK	1024
+static void seqring_ring_wake(struct seqring_ring *ring, u64 published,
+			      bool can_sleep)
+{
+	if (!seqring_ring_needs_wake(ring, published))
+		return;
+	if (can_sleep)
+		seqring_ring_wake_readers(ring, false);
+	else
+		irq_work_queue(&ring->wake_work);
+}
+
+/*
+ * Readings of a batch stored per section with interrupts off, and between
+ * two cond_resched(): a section stays short, and the batch is invisible
+ * until it is published whole anyway.
+ */
+#define SEQRING_STORE_CHUNK	32
+#define SEQRING_RESCHED_CHUNK	1024
 
 /**
  * seqring_ring_push - append prepared readings, overwriting the oldest
  * @ring: the ring
  * @r: readings checked by seqring_readings_prepare()
- * @n: number of readings
- * @pushed: if not NULL, a counter that grows by @n under the ring's lock
+ * @n: number of readings, at least 1
+ * @pushed: if not NULL, a counter that grows by @n
  *
  * The readings become visible to readers all at once, and a concurrent
  * seqring_ring_clear() comes before or after all of them. Zero timestamps
  * are stamped with one time, taken when the sequence numbers are. When @n
  * exceeds the capacity only the last capacity readings are stored; the
- * others get their sequence numbers and count as dropped. Sleeps.
+ * others get their sequence numbers and count as dropped. Process context;
+ * may sleep between readings.
  */
 void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
-		       unsigned int n, u64 *pushed)
+		       unsigned int n, atomic64_t *pushed)
 {
 	struct seqring_slots *slots;
-	u64 seq, next, stamp = 0;
+	unsigned long flags;
+	u64 seq, stamp, published;
 	unsigned int i, skip = 0;
-	bool wake;
 
-	mutex_lock(&ring->write_lock);
-	slots = seqring_ring_slots(ring);
-	seq = ring->next_seq;
-	next = seq + n;
-	if (n > slots->capacity) {
+	local_irq_save(flags);
+	seq = seqring_ring_reserve(ring, &slots, n, &stamp);
+	/* Readings that the push itself overwrites are not stored at all. */
+	if (n > slots->capacity)
 		skip = n - slots->capacity;
-		ring->head = (ring->head + skip) % slots->capacity;
-	}
+	local_irq_restore(flags);
 
-	/* Everything held that these readings overwrite is gone first. */
-	seqring_ring_drop_to(ring, min(ring->next_seq,
-				       next - min_t(u64, next, slots->capacity)));
-	for (i = skip; i < n; i++) {
-		seqring_ring_store(ring, slots, &r[i], seq + i, &stamp);
-		if (!((i + 1) % SEQRING_PUSH_CHUNK))
+	for (i = skip; i < n; ) {
+		unsigned int end = min(n, i + SEQRING_STORE_CHUNK);
+
+		local_irq_save(flags);
+		/* Again in each section: a resize may have swapped arrays. */
+		slots = rcu_dereference_sched(ring->slots);
+		for (; i < end; i++)
+			seqring_ring_store(ring, slots, &r[i], seq + i, stamp,
+					   i + 1 < n);
+		local_irq_restore(flags);
+		if (!(i % SEQRING_RESCHED_CHUNK))
 			cond_resched();
 	}
-	wake = seqring_ring_publish(ring, slots, next);
+
+	local_irq_save(flags);
+	published = seqring_ring_publish(ring);
+	local_irq_restore(flags);
 	if (pushed)
-		WRITE_ONCE(*pushed, *pushed + n);
-	mutex_unlock(&ring->write_lock);
-	if (wake)
-		seqring_ring_wake_readers(ring, false);
+		atomic64_add(n, pushed);
+	seqring_ring_wake(ring, published, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
+
+/**
+ * __seqring_ring_push_one - append one prepared reading, from any context
+ * @ring: the ring
+ * @r: a reading checked by seqring_readings_prepare()
+ * @can_sleep: the caller may take sleeping locks to wake readers
+ *
+ * Never sleeps; interrupts are off while the reading is stored. Not NMI.
+ */
+void __seqring_ring_push_one(struct seqring_ring *ring,
+			     const struct seqring_reading *r, bool can_sleep)
+{
+	struct seqring_slots *slots;
+	unsigned long flags;
+	u64 seq, stamp, published;
+
+	local_irq_save(flags);
+	seq = seqring_ring_reserve(ring, &slots, 1, &stamp);
+	seqring_ring_store(ring, slots, r, seq, stamp, false);
+	published = seqring_ring_publish(ring);
+	local_irq_restore(flags);
+	seqring_ring_wake(ring, published, can_sleep);
+}
+EXPORT_SYMBOL_IF_KUNIT(__seqring_ring_push_one);
 
 /**
  * seqring_ring_push_one - check and append one reading
  * @ring: the ring
  * @r: kernel copy of a reading from userspace
- * @pushed: if not NULL, a counter that grows by one under the ring's lock
+ * @pushed: if not NULL, a counter that grows by one
  *
- * seqring_readings_prepare() and seqring_ring_push() for a single reading,
- * the PUSH ioctl, in one call: at about one system call per reading, calls
- * are a measurable share of its cost.
+ * seqring_readings_prepare() and __seqring_ring_push_one() for a single
+ * reading, the PUSH ioctl, in one call: at about one system call per
+ * reading, calls are a measurable share of its cost. Process context.
  *
  * Return: 0, or -EINVAL as seqring_readings_prepare() (nothing stored).
  */
 int seqring_ring_push_one(struct seqring_ring *ring,
-			  struct seqring_reading *r, u64 *pushed)
+			  struct seqring_reading *r, atomic64_t *pushed)
 {
-	struct seqring_slots *slots;
-	u64 seq, stamp = 0;
-	bool wake;
-	int ret;
+	int ret = seqring_reading_check(r);
 
-	ret = seqring_reading_check(r);
 	if (ret)
 		return ret;
-
-	mutex_lock(&ring->write_lock);
-	slots = seqring_ring_slots(ring);
-	seq = ring->next_seq;
-	/*
-	 * One stats section around the whole push: copying one reading is
-	 * short enough to do with preemption off, and saves a second one.
-	 */
-	seqring_stats_begin(ring);
-	if (seq - ring->oldest_seq >= slots->capacity) {
-		ring->dropped++;
-		WRITE_ONCE(ring->oldest_seq, seq + 1 - slots->capacity);
-		/* As in seqring_ring_drop_to(). */
-		smp_wmb();
-	}
-	seqring_ring_store(ring, slots, r, seq, &stamp);
-	wake = seqring_ring_set_next(ring, seq + 1);
-	seqring_stats_end(ring);
+	__seqring_ring_push_one(ring, r, true);
 	if (pushed)
-		WRITE_ONCE(*pushed, *pushed + 1);
-	mutex_unlock(&ring->write_lock);
-	if (wake)
-		seqring_ring_wake_readers(ring, false);
+		atomic64_inc(pushed);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
@@ -497,26 +616,66 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
  * @ring: the ring
  *
  * Sequence numbers are not reset, so readers positioned by sequence number
- * never see a number twice. A writer like the others: it never waits for
- * a reader, and a listing walk in progress just finds nothing more.
+ * never see a number twice. A push whose readings are not published yet
+ * comes after the clear. Never waits for a reader or a producer.
  *
  * Return: 0.
  */
 int seqring_ring_clear(struct seqring_ring *ring)
 {
-	mutex_lock(&ring->write_lock);
-	seqring_stats_begin(ring);
-	if (ring->next_seq > ring->oldest_seq) {
-		ring->cleared += ring->next_seq - ring->oldest_seq;
-		WRITE_ONCE(ring->oldest_seq, ring->next_seq);
+	unsigned long flags;
+	u64 next;
+
+	raw_spin_lock_irqsave(&ring->reserve_lock, flags);
+	next = atomic64_read(&ring->next_seq);
+	if (next > ring->oldest_seq) {
+		write_seqcount_begin(&ring->stats_seq);
+		ring->cleared += next - ring->oldest_seq;
+		WRITE_ONCE(ring->oldest_seq, next);
+		write_seqcount_end(&ring->stats_seq);
 	}
-	seqring_stats_end(ring);
-	mutex_unlock(&ring->write_lock);
+	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
 	/* Stream readers that were behind must learn it. */
 	seqring_ring_wake_readers(ring, true);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
+
+/*
+ * Copy the readings [@from, @to) that @old holds into @new (a resize),
+ * claiming each slot as a producer does: one that stored a newer reading
+ * there meanwhile wins. No producer stores into @old any more.
+ */
+static void seqring_ring_migrate(struct seqring_ring *ring,
+				 const struct seqring_slots *old,
+				 struct seqring_slots *new, u64 from, u64 to)
+{
+	const struct seqring_slot *src;
+	struct seqring_slot *dst;
+	unsigned long flags;
+	u64 seq, v;
+
+	for (seq = from; seq < to; ) {
+		u64 end = min(to, seq + SEQRING_STORE_CHUNK);
+
+		local_irq_save(flags);
+		for (; seq < end; seq++) {
+			src = seqring_slot_of(old, seq);
+			v = READ_ONCE(src->seq);
+			if ((v & ~SEQRING_SLOT_MORE) != seq)
+				continue;
+			dst = seqring_slot_of(new, seq);
+			if (!seqring_slot_claim(dst, seq))
+				continue;
+			dst->r = src->r;
+			/* As in seqring_ring_store(), MORE bit included. */
+			smp_store_release(&dst->seq, v);
+		}
+		local_irq_restore(flags);
+		if (!(seq % SEQRING_RESCHED_CHUNK))
+			cond_resched();
+	}
+}
 
 /**
  * seqring_ring_resize - change the number of readings the ring holds
@@ -526,9 +685,10 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
  * The newest min(count, @capacity) readings are kept, with their sequence
  * numbers; those that do not fit count as dropped. The new slots are
  * allocated before any lock is taken, and never by waking the OOM killer.
- * Pushes wait for the copy; readers, listing walks included, never make
- * it wait: they copy from the old slots, which are freed after an RCU
- * grace period that the resize does not wait for.
+ * Producers go on pushing into the new array while the readings are
+ * copied; readers, listing walks included, never make the resize wait,
+ * and it never makes them wait. Process context; sleeps (an RCU grace
+ * period). Resizes are serialised.
  *
  * Return: 0, -EINVAL for a capacity out of range, or -ENOMEM (the ring is
  * untouched).
@@ -536,37 +696,33 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
 	struct seqring_slots *old, *new;
-	u64 seq, keep;
-	u32 idx, new_idx;
+	unsigned long flags;
+	u64 head;
 
 	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
 		return -EINVAL;
 	new = seqring_alloc_slots(capacity);
 	if (!new)
 		return -ENOMEM;
-	mutex_lock(&ring->write_lock);
-	old = seqring_ring_slots(ring);
 
-	keep = ring->oldest_seq;
-	if (ring->next_seq - keep > capacity && ring->next_seq > keep)
-		keep = ring->next_seq - capacity;
-	for (seq = keep; seq < ring->next_seq; seq++) {
-		div_u64_rem(seq, old->capacity, &idx);
-		div_u64_rem(seq, capacity, &new_idx);
-		new->slot[new_idx] = old->slot[idx];
-		if (!(seq % SEQRING_PUSH_CHUNK))
-			cond_resched();
-	}
-
-	seqring_stats_begin(ring);
-	if (keep > ring->oldest_seq) {
-		ring->dropped += keep - ring->oldest_seq;
-		WRITE_ONCE(ring->oldest_seq, keep);
-	}
+	mutex_lock(&ring->resize_lock);
+	raw_spin_lock_irqsave(&ring->reserve_lock, flags);
+	old = rcu_dereference_protected(ring->slots,
+					lockdep_is_held(&ring->reserve_lock));
+	head = ring->head;
+	if (head > capacity && head - capacity > ring->oldest_seq)
+		WRITE_ONCE(ring->oldest_seq, head - capacity);
+	RCU_INIT_POINTER(new->prev, old);
 	rcu_assign_pointer(ring->slots, new);
-	div_u64_rem(ring->next_seq, capacity, &ring->head);
-	seqring_stats_end(ring);
-	mutex_unlock(&ring->write_lock);
+	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
+
+	/* Producers that took the old array (interrupts off) are done. */
+	synchronize_rcu();
+	seqring_ring_migrate(ring, old, new, READ_ONCE(ring->oldest_seq),
+			     head);
+	/* The copies before: pairs with the acquire in seqring_ring_copy_rcu(). */
+	rcu_assign_pointer(new->prev, NULL);
+	mutex_unlock(&ring->resize_lock);
 
 	/* A reader's wake-up threshold may now be out of reach: let it see. */
 	seqring_ring_wake_readers(ring, true);
@@ -577,31 +733,50 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);
 
 /**
+ * seqring_ring_kill - wake every reader for good: the ring is destroyed
+ * @ring: the ring; no push runs or will run
+ *
+ * Readers see seqring_ring_dead() from here on.
+ */
+void seqring_ring_kill(struct seqring_ring *ring)
+{
+	WRITE_ONCE(ring->dead, true);
+	/* dead before the wake-ups' locks: woken readers see it. */
+	smp_mb();
+	irq_work_sync(&ring->wake_work);
+	seqring_ring_wake_readers(ring, true);
+}
+
+/**
  * seqring_ring_stats - take a consistent snapshot of the counters
  * @ring: the ring
  * @st: filled in completely, reserved fields included
  *
- * Takes no lock a writer takes, on PREEMPT_RT too: any user can read the
- * counters (sysfs), and pushes must not wait for them.
+ * Takes no lock a producer takes, on PREEMPT_RT too: any user can read the
+ * counters (sysfs), and pushes must not wait for them. The counters are
+ * derived from next_seq, oldest_seq and cleared (see the top of the file).
  */
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 {
 	unsigned int start;
-	u64 next, oldest;
+	u64 next, oldest, cleared;
 
 	memset(st, 0, sizeof(*st));
 	rcu_read_lock();
 	do {
 		start = read_seqcount_begin(&ring->stats_seq);
-		next = ring->next_seq;
-		oldest = ring->oldest_seq;
-		st->dropped = ring->dropped;
-		st->cleared = ring->cleared;
+		next = seqring_ring_next_seq(ring);
+		oldest = READ_ONCE(ring->oldest_seq);
+		cleared = ring->cleared;
 		st->capacity = rcu_dereference(ring->slots)->capacity;
 	} while (read_seqcount_retry(&ring->stats_seq, start));
 	rcu_read_unlock();
 
+	/* Producers may have moved oldest_seq past what they published yet. */
+	oldest = min(oldest, next);
 	st->total = next - 1;
+	st->cleared = cleared;
+	st->dropped = oldest - 1 - cleared;
 	if (next > oldest) {
 		st->count = next - oldest;
 		st->oldest_seq = oldest;
@@ -630,15 +805,15 @@ u32 seqring_ring_capacity(struct seqring_ring *ring)
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_capacity);
 
 /**
- * seqring_ring_next_seq - the sequence number the next push will get
+ * seqring_ring_next_seq - the sequence number after the newest published
  * @ring: the ring
  *
  * Return: it; every reading below it that is still held is visible.
  */
 u64 seqring_ring_next_seq(struct seqring_ring *ring)
 {
-	/* Pairs with the release in seqring_ring_set_next(). */
-	return smp_load_acquire(&ring->next_seq);
+	/* Pairs with the fully ordered cmpxchg in seqring_ring_publish(). */
+	return atomic64_read_acquire(&ring->next_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_next_seq);
 
@@ -654,6 +829,29 @@ u64 seqring_ring_oldest_seq(struct seqring_ring *ring)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
 
+/*
+ * Copy the reading @seq out of @slots if the slot holds it, checking
+ * afterwards that it was not overwritten meanwhile (step b.).
+ */
+static __always_inline bool seqring_slot_copy(const struct seqring_slots *slots,
+					      u64 seq,
+					      struct seqring_reading *out)
+{
+	const struct seqring_slot *slot = seqring_slot_of(slots, seq);
+
+	/* Pairs with the release in seqring_ring_store(). */
+	if ((smp_load_acquire(&slot->seq) & ~SEQRING_SLOT_MORE) != seq)
+		return false;
+	/*
+	 * Racing with a writer is expected: the copy is validated below and
+	 * thrown away if it was torn.
+	 */
+	*out = data_race(slot->r);
+	/* The copy before the check: the claim's cmpxchg orders the writer. */
+	smp_rmb();
+	return (READ_ONCE(slot->seq) & ~SEQRING_SLOT_MORE) == seq;
+}
+
 /**
  * seqring_ring_copy_rcu - copy out the first reading held at or after @seq
  * @ring: the ring
@@ -663,7 +861,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
  * Lockless and safe against any writer, resize included: a reading
  * overwritten or cleared before it could be copied is skipped, and the
  * copy never waits for a writer. The caller is in an RCU read-side
- * section, which keeps the slot array alive across a resize. Does not
+ * section, which keeps the slot arrays alive across a resize. Does not
  * sleep.
  *
  * Return: true with @rec filled (@rec->seq >= @seq), or false when no
@@ -672,43 +870,36 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
 bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 			   struct seqring_record *rec)
 {
-	const struct seqring_slots *slots;
-	const struct seqring_slot *slot;
+	const struct seqring_slots *slots, *prev;
 	u64 next, oldest;
-	u32 idx;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "outside an RCU read section");
 	for (;;) {
-		/* Pairs with the release in seqring_ring_set_next(). */
-		next = smp_load_acquire(&ring->next_seq);
+		next = seqring_ring_next_seq(ring);
 		oldest = READ_ONCE(ring->oldest_seq);
 		if (seq < oldest)
 			seq = oldest;
 		if (seq >= next)
 			return false;
 		slots = rcu_dereference(ring->slots);
-		div_u64_rem(seq, slots->capacity, &idx);
-		slot = &slots->slot[idx];
-		/* Pairs with the release in seqring_ring_store(). */
-		if (smp_load_acquire(&slot->seq) == seq) {
-			/*
-			 * Racing with a writer is expected: the copy is
-			 * validated below and thrown away if it was torn.
-			 */
-			rec->reading = data_race(slot->r);
-			/* The copy before the check: pairs with store()'s wmb. */
-			smp_rmb();
-			if (READ_ONCE(slot->seq) == seq) {
-				rec->seq = seq;
-				return true;
-			}
-		}
+		if (seqring_slot_copy(slots, seq, &rec->reading))
+			break;
+		/*
+		 * During a resize, a reading not copied into the new array
+		 * yet is still in the old one. Once prev is NULL, every
+		 * copy was made: the next pass sees them (smp_rmb() below).
+		 */
+		prev = rcu_dereference(slots->prev);
+		if (prev && seqring_slot_copy(prev, seq, &rec->reading))
+			break;
 		/*
 		 * Overwritten meanwhile, so oldest_seq has moved past it:
-		 * pairs with the smp_wmb() in seqring_ring_drop_to().
+		 * pairs with the claim's cmpxchg in seqring_slot_claim().
 		 */
 		smp_rmb();
 	}
+	rec->seq = seq;
+	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_copy_rcu);
 

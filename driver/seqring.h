@@ -6,6 +6,9 @@
 #define _SEQRING_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/irq_work.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
@@ -30,9 +33,16 @@ struct proc_dir_entry;
 
 #define SEQRING_NAME		"seqring"
 
+/* A slot's seq word: the sequence number, and two state bits (ring.c). */
+#define SEQRING_SLOT_BUSY	BIT_ULL(63)	/* a producer is storing it */
+#define SEQRING_SLOT_MORE	BIT_ULL(62)	/* more of its push follows */
+#define SEQRING_SLOT_SEQ	(SEQRING_SLOT_MORE - 1)
+
 /**
  * struct seqring_slot - one place in the ring
- * @seq: sequence number of the reading in @r; 0 while a writer changes @r
+ * @seq: sequence number of the reading in @r, with SEQRING_SLOT_BUSY
+ *	while a producer stores it and SEQRING_SLOT_MORE when more readings
+ *	of the same push follow; 0 when the slot never held a reading
  * @r: the reading, as pushed and prepared
  *
  * 48 bytes. @seq is what lets readers copy @r without a lock: see ring.c.
@@ -45,12 +55,15 @@ struct seqring_slot {
 /**
  * struct seqring_slots - the array of slots, replaced whole by a resize
  * @capacity: number of slots; sequence number s lives in slot s % @capacity
+ * @prev: while a resize copies readings into this array, the array it
+ *	replaced, where readers find the readings not copied yet; else NULL
  * @rcu: frees a replaced array once the readers that may copy from it are
  *	gone (kvfree_rcu()), so that a resize waits for none of them
  * @slot: the slots
  */
 struct seqring_slots {
 	u32 capacity;
+	struct seqring_slots __rcu *prev;
 	struct rcu_head rcu;
 	struct seqring_slot slot[];
 };
@@ -84,68 +97,84 @@ struct seqring_reader {
 
 /**
  * struct seqring_ring - a ring of readings that readers never lock
- * @write_lock: serialises writers: pushes, CLEAR and resize
- * @stats_seq: lets counters be read as one consistent snapshot; written
- *	under @write_lock with preemption off, read without any lock
- * @slots: the slots; replaced by a resize, freed after RCU readers
- * @head: slot of @next_seq (saves a division per push)
- * @next_seq: sequence number the next pushed reading gets; starts at 1
- * @oldest_seq: sequence number of the oldest reading held; held readings
- *	are [@oldest_seq, @next_seq), empty when @oldest_seq >= @next_seq
- * @dropped: readings overwritten because the ring was full or shrank
- * @cleared: readings discarded by seqring_ring_clear()
+ * @reserve_lock: serialises reservations (sequence numbers, time stamps,
+ *	oldest_seq), CLEAR and the swap of a resize; a raw spinlock held for
+ *	a few instructions with interrupts off, so that pushes may come from
+ *	any context, PREEMPT_RT included
+ * @stats_seq: makes a CLEAR's change of @oldest_seq and @cleared one
+ *	for readers of counters, who take no lock
+ * @head: the sequence number the next reservation gets; starts at 1
  * @last_stamp: the latest time the ring stamped a reading with
+ * @oldest_seq: sequence number of the oldest reading held; held readings
+ *	are [@oldest_seq, @next_seq), none when @oldest_seq >= @next_seq
+ * @cleared: readings discarded by seqring_ring_clear()
+ * @next_seq: every reading below it is stored (or dropped): published
+ * @slots: the slots; replaced by a resize, freed after RCU readers
+ * @resize_lock: serialises resizes
+ * @name: the ring's name in trace events
+ * @dead: the ring is destroyed: readers stop, no push comes any more
  * @wake_seq: the lowest @next_seq that meets the wake-up threshold of a
  *	listed reader not yet woken; U64_MAX when there is none
  * @readers_lock: protects @readers and the stores to @wake_seq
  * @readers: struct seqring_reader of the files that have waited
+ * @wake_work: wakes readers for pushes made where they could not
  *
- * Writers change @next_seq, @oldest_seq, @dropped and @cleared under
- * @write_lock and inside @stats_seq write sections; readers of readings
- * read @next_seq and @oldest_seq without a lock (ring.c says in which
- * order), readers of counters use @stats_seq.
+ * ring.c states who changes what, and the memory ordering.
  */
 struct seqring_ring {
-	struct mutex write_lock;	/* serialises writers */
-	seqcount_t stats_seq;
-	struct seqring_slots __rcu *slots;
-	u32 head;
-	u64 next_seq;
-	u64 oldest_seq;
-	u64 dropped;
-	u64 cleared;
+	raw_spinlock_t reserve_lock;	/* reservations, CLEAR, swap */
+	seqcount_raw_spinlock_t stats_seq;
+	u64 head;
 	u64 last_stamp;
-	u64 wake_seq;
+	u64 oldest_seq;
+	u64 cleared;
+	atomic64_t next_seq ____cacheline_aligned_in_smp;
+	struct seqring_slots __rcu *slots;
+	struct mutex resize_lock;	/* serialises resizes */
+	const char *name;
+	bool dead;
+	u64 wake_seq ____cacheline_aligned_in_smp;
 	spinlock_t readers_lock;	/* protects readers, wake_seq stores */
 	struct list_head readers;
+	struct irq_work wake_work;
 };
 
 /**
- * struct seqring - the one device instance
+ * struct seqring - one ring and its files: the default ring, or one a
+ *	driver made with seqring_create()
  * @ring: the readings
- * @misc: /dev/seqring; its .groups carry the sysfs attributes
+ * @ref: held by the creator and by each open file of @misc; the last put
+ *	frees the ring
+ * @name: the name given to seqring_create(); empty for the default ring
+ * @devname: "seqring", or "seqring-" and @name: the device's name, and
+ *	its debugfs directory's
+ * @misc: /dev/@devname; its .groups carry the sysfs attributes
+ * @node: entry in the list of rings (rings.c)
  * @clients_lock: protects @clients
  * @clients: open files of @misc, struct seqring_client
- * @debugfs_dir: /sys/kernel/debug/seqring
- * @proc_entry: /proc/seqring
- * @ready: set once init can no longer fail; until then /proc/seqring
- *	cannot be opened (a file of a load that fails must never be open)
- * @dying: set when the module goes; walks in progress end at once
+ * @debugfs_dir: /sys/kernel/debug/@devname
+ * @ready: set once the files are in place; until then the listing cannot
+ *	be opened (a file of a load that fails must never be open)
+ * @dying: set when the ring is destroyed (or the module goes); walks in
+ *	progress end at once, stream readers get -ENODEV
  */
 struct seqring {
 	struct seqring_ring ring;
+	struct kref ref;
+	char name[SEQRING_NAME_MAX + 1];
+	char devname[sizeof(SEQRING_NAME "-") + SEQRING_NAME_MAX];
 	struct miscdevice misc;
+	struct list_head node;
 	struct mutex clients_lock;	/* protects @clients */
 	struct list_head clients;
 	struct dentry *debugfs_dir;
-	struct proc_dir_entry *proc_entry;
 	bool ready;
 	bool dying;
 };
 
 /**
  * struct seqring_iter - one open listing (listing.c)
- * @sr: the device
+ * @sr: the ring
  * @end: sequence number the walk stops before
  * @eof: the last read() returned end of file
  * @rescan: the last two read()s returned end of file: take a new @end
@@ -163,15 +192,19 @@ struct seqring_iter {
 
 /* ring.c */
 struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp);
-int seqring_ring_init(struct seqring_ring *ring, u32 capacity);
+int seqring_ring_init(struct seqring_ring *ring, const char *name,
+		      u32 capacity);
 void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
 void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
-		       unsigned int n, u64 *pushed);
+		       unsigned int n, atomic64_t *pushed);
+void __seqring_ring_push_one(struct seqring_ring *ring,
+			     const struct seqring_reading *r, bool can_sleep);
 int seqring_ring_push_one(struct seqring_ring *ring,
-			  struct seqring_reading *r, u64 *pushed);
+			  struct seqring_reading *r, atomic64_t *pushed);
 int seqring_ring_clear(struct seqring_ring *ring);
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity);
+void seqring_ring_kill(struct seqring_ring *ring);
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st);
 u32 seqring_ring_capacity(struct seqring_ring *ring);
 u64 seqring_ring_next_seq(struct seqring_ring *ring);
@@ -181,6 +214,13 @@ bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,
 bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 			   struct seqring_record *rec);
 void seqring_ring_wake_readers(struct seqring_ring *ring, bool all);
+void seqring_ring_wake_work(struct irq_work *work);
+
+/* rings.c */
+struct seqring *seqring_alloc(const char *name, u32 capacity);
+int seqring_register(struct seqring *sr);
+void seqring_unregister(struct seqring *sr);
+void seqring_put(struct seqring *sr);
 
 /* reader.c */
 void seqring_reader_init(struct seqring_reader *rd, struct seqring_ring *ring);

@@ -55,7 +55,7 @@ static struct seqring_ring *new_ring(struct kunit *test, u32 capacity)
 {
 	struct ring_test_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, seqring_ring_init(&ctx->ring, capacity), 0);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&ctx->ring, "kunit", capacity), 0);
 	ctx->initialized = true;
 	return &ctx->ring;
 }
@@ -144,7 +144,7 @@ static long ring_slot_of(struct seqring_ring *ring, u64 seq)
 	u32 i;
 
 	for (i = 0; i < slots->capacity; i++) {
-		if (slots->slot[i].seq == seq)
+		if ((slots->slot[i].seq & SEQRING_SLOT_SEQ) == seq)
 			return i;
 	}
 	return -1;
@@ -601,7 +601,7 @@ static void ring_test_copy_skips(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 1, &rec));
 }
 
-/* A slot being rewritten (seq 0) is never copied as a reading. */
+/* A slot being rewritten (BUSY) is never copied as a reading. */
 static void ring_test_copy_torn_slot(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
@@ -611,7 +611,7 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 	push_singles(test, ring, 1, 3);
 	/* What a writer leaves mid-copy, after moving oldest_seq past 2. */
 	ring->oldest_seq = 3;
-	ring_slots(ring)->slot[idx].seq = 0;
+	ring_slots(ring)->slot[idx].seq = 6 | SEQRING_SLOT_BUSY;
 	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 2, &rec));
 	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);
 }
@@ -664,17 +664,17 @@ static void ring_test_wake_threshold(struct kunit *test)
 
 /*
  * Counter readers take no lock a writer holds, on PREEMPT_RT too: the
- * counters' seqcount is a plain seqcount_t (a seqcount_mutex_t makes RT
- * readers that see a write in progress take write_lock), and a snapshot
- * can be taken where sleeping is not allowed. A seqcount_mutex_t there
- * fails the build of this test.
+ * counters' seqcount is associated with the raw reserve_lock (with a
+ * seqcount_spinlock_t or seqcount_mutex_t, RT readers that see a write in
+ * progress take that lock), and a snapshot can be taken where sleeping is
+ * not allowed. Another seqcount type there fails the build of this test.
  */
 static void ring_test_stats_lockless(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
 	struct seqring_stats st;
 
-	BUILD_BUG_ON(!__same_type(ring->stats_seq, seqcount_t));
+	BUILD_BUG_ON(!__same_type(ring->stats_seq, seqcount_raw_spinlock_t));
 	push_singles(test, ring, 1, 6);
 	preempt_disable();
 	seqring_ring_stats(ring, &st);
@@ -780,7 +780,7 @@ static struct walk *walk_open(struct kunit *test, u32 capacity)
 	struct walk *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
-	KUNIT_ASSERT_EQ(test, seqring_ring_init(&w->sr.ring, capacity), 0);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&w->sr.ring, "kunit", capacity), 0);
 	w->it.sr = &w->sr;
 	w->it.end = seqring_ring_next_seq(&w->sr.ring);
 	w->m.private = &w->it;
@@ -952,7 +952,7 @@ static void ring_test_open_gate(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
-	KUNIT_ASSERT_EQ(test, seqring_ring_init(&sr->ring, 4), 0);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&sr->ring, "kunit", 4), 0);
 
 	KUNIT_EXPECT_EQ(test, seqring_listing_open_dev(file, sr), -ENODEV);
 	KUNIT_EXPECT_PTR_EQ(test, file->private_data, NULL);

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - rings and their lifetime; the kernel API
+ *
+ * Every ring, the default one of /dev/seqring included, is made by
+ * seqring_alloc() and seqring_register() and goes by seqring_unregister()
+ * and the last seqring_put(). A ring has two kinds of users: whoever made
+ * it (the module, or the driver that called seqring_create()), and the
+ * open files of its device. Each holds a reference; the ring's memory
+ * goes with the last one, so a driver can destroy its ring, and unload,
+ * while a reader still holds /dev/seqring-NAME open.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bug.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "compat.h"
+#include "seqring.h"
+
+/* The rings that have files, by name; the default ring's name is "". */
+static DEFINE_MUTEX(seqring_rings_lock);
+static LIST_HEAD(seqring_rings);
+
+/**
+ * seqring_alloc - allocate a ring that has no files yet
+ * @name: "" for the default ring, else a name seqring_create() accepted
+ * @capacity: 1 to %SEQRING_CAPACITY_MAX
+ *
+ * Return: the ring, holding one reference, or ERR_PTR(-EINVAL) for a
+ * capacity out of range, ERR_PTR(-ENOMEM).
+ */
+struct seqring *seqring_alloc(const char *name, u32 capacity)
+{
+	struct seqring *sr;
+
+	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
+		return ERR_PTR(-EINVAL);
+
+	sr = kzalloc(sizeof(*sr), GFP_KERNEL_ACCOUNT);
+	if (!sr)
+		return ERR_PTR(-ENOMEM);
+	strscpy(sr->name, name, sizeof(sr->name));
+	if (*name)
+		snprintf(sr->devname, sizeof(sr->devname), "%s-%s",
+			 SEQRING_NAME, name);
+	else
+		strscpy(sr->devname, SEQRING_NAME, sizeof(sr->devname));
+	kref_init(&sr->ref);
+	INIT_LIST_HEAD(&sr->node);
+	mutex_init(&sr->clients_lock);
+	INIT_LIST_HEAD(&sr->clients);
+
+	if (seqring_ring_init(&sr->ring, sr->devname, capacity)) {
+		mutex_destroy(&sr->clients_lock);
+		kfree(sr);
+		return ERR_PTR(-ENOMEM);
+	}
+	return sr;
+}
+
+/**
+ * seqring_register - give a ring its device and debugfs files
+ * @sr: the ring, from seqring_alloc()
+ *
+ * The device comes last of what can fail; debugfs cannot.
+ *
+ * Return: 0, -EEXIST if a ring of that name has files, or the errno of
+ * misc_register().
+ */
+int seqring_register(struct seqring *sr)
+{
+	struct seqring *other;
+	int ret;
+
+	mutex_lock(&seqring_rings_lock);
+	list_for_each_entry(other, &seqring_rings, node) {
+		if (!strcmp(other->name, sr->name)) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	ret = seqring_chardev_register(sr);
+	if (ret)
+		goto unlock;
+	list_add_tail(&sr->node, &seqring_rings);
+unlock:
+	mutex_unlock(&seqring_rings_lock);
+	if (ret)
+		return ret;
+
+	/* Pairs with the smp_load_acquire() in seqring_listing_open_dev(). */
+	smp_store_release(&sr->ready, true);
+	seqring_debugfs_init(sr);
+	return 0;
+}
+
+/**
+ * seqring_unregister - remove a ring's files
+ * @sr: a ring seqring_register() gave files
+ *
+ * New opens fail at once; a listing walk in progress ends at its next
+ * record; stream readers, blocked ones included, get -ENODEV. Files still
+ * open keep the ring's memory until they close.
+ */
+void seqring_unregister(struct seqring *sr)
+{
+	WRITE_ONCE(sr->dying, true);
+	mutex_lock(&seqring_rings_lock);
+	list_del_init(&sr->node);
+	mutex_unlock(&seqring_rings_lock);
+
+	seqring_chardev_unregister(sr);
+	/* Waits for the debugfs calls in progress, which see dying. */
+	seqring_debugfs_exit(sr);
+	seqring_ring_kill(&sr->ring);
+}
+
+static void seqring_free(struct kref *ref)
+{
+	struct seqring *sr = container_of(ref, struct seqring, ref);
+
+	seqring_ring_destroy(&sr->ring);
+	mutex_destroy(&sr->clients_lock);
+	kfree(sr);
+}
+
+/**
+ * seqring_put - drop a reference to a ring
+ * @sr: the ring; freed with the last reference
+ */
+void seqring_put(struct seqring *sr)
+{
+	kref_put(&sr->ref, seqring_free);
+}
+
+/* 1 to SEQRING_NAME_MAX of [a-z0-9_-]: a device name and a file name. */
+static bool seqring_name_valid(const char *name)
+{
+	size_t len = strnlen(name, SEQRING_NAME_MAX + 1);
+	size_t i;
+
+	if (!len || len > SEQRING_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!islower(name[i]) && !isdigit(name[i]) &&
+		    name[i] != '_' && name[i] != '-')
+			return false;
+	}
+	return true;
+}
+
+/* Kernel-doc of the three exported functions: include/linux/seqring.h. */
+struct seqring *seqring_create(const char *name, u32 capacity)
+{
+	struct seqring *sr;
+	int ret;
+
+	might_sleep();
+	if (!name || !seqring_name_valid(name))
+		return ERR_PTR(-EINVAL);
+
+	sr = seqring_alloc(name, capacity);
+	if (IS_ERR(sr))
+		return sr;
+	ret = seqring_register(sr);
+	if (ret) {
+		seqring_put(sr);
+		return ERR_PTR(ret);
+	}
+	return sr;
+}
+EXPORT_SYMBOL_GPL(seqring_create);
+
+void seqring_destroy(struct seqring *sr)
+{
+	if (IS_ERR_OR_NULL(sr))
+		return;
+	might_sleep();
+	seqring_unregister(sr);
+	seqring_put(sr);
+}
+EXPORT_SYMBOL_GPL(seqring_destroy);
+
+int seqring_push(struct seqring *sr, u32 channel, s64 value,
+		 const char *label)
+{
+	struct seqring_reading r = {
+		.channel = channel,
+		.value = value,
+	};
+	size_t len;
+
+	if (label) {
+		len = strnlen(label, SEQRING_LABEL_LEN);
+		if (len == SEQRING_LABEL_LEN)
+			return -EINVAL;
+		memcpy(r.label, label, len);
+	}
+	/*
+	 * Wake readers here only where sleeping locks may be taken (on
+	 * PREEMPT_RT the wait-queue locks are); elsewhere an irq_work does.
+	 * Without CONFIG_PREEMPT_COUNT, preemptible() is always false.
+	 */
+	__seqring_ring_push_one(&sr->ring, &r, preemptible());
+	return 0;
+}
+EXPORT_SYMBOL_GPL(seqring_push);
