@@ -64,7 +64,8 @@ is "8 0 10 2 8|16 3 3 0 0|16 5 5 0 0" \
 	"CLEAR of a clears a only: b and the default ring keep theirs"
 
 # Table: name (\"\" is the empty name), capacity, expected errno, what.
-# A failed create leaves no file; the ring a that exists is not touched.
+# A failed create leaves no file of its own; the ring a that exists is
+# not touched.
 while read -r name cap exp what; do
 	got=$(pctl create "$name" "$cap")
 	shown=$name
@@ -73,6 +74,8 @@ while read -r name cap exp what; do
 	[ "$got" = ok ] && pctl destroy "$name" >/dev/null
 	if [ "$exp" = ok ]; then
 		is "ok dev debugfs sysfs" "$got $files" "create '$shown' $cap ($what): ok, with its files"
+	elif [ "$exp" = EEXIST ]; then
+		is "EEXIST dev debugfs sysfs" "$got $files" "create '$shown' $cap ($what): EEXIST, the existing ring's files stay"
 	else
 		is "$exp - - -" "$got $files" "create '$shown' $cap ($what): $exp, no file left"
 	fi

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # seqring_destroy() with the ring in use (include/linux/seqring.h, through
-# the test module tests/kmod/seqring_producer.c): destroyed while
-# producers push into it from process, softirq and hardirq context, with
-# readers blocked in read(), poll() and epoll_wait() on /dev/seqring-NAME,
-# with a debugfs listing read halfway and with the device held open:
+# the test module tests/kmod/seqring_producer.c): destroyed with readers
+# blocked in read(), poll() and epoll_wait() on /dev/seqring-NAME, with a
+# debugfs listing read halfway and with the device held open, while
+# producers push into another ring from process, softirq and hardirq
+# context:
 #   - the blocked readers wake: read() gives end of file or -ENODEV, poll
 #     and epoll report EPOLLERR | EPOLLHUP and a read after them does not
 #     block; the listing reads end of file; the files are gone at once;
@@ -16,8 +17,9 @@
 # Then create/destroy cycles under load: pushes into another named ring
 # from all three contexts and into the default ring from a process, a
 # reader following the other ring, and each cycle destroying a ring that
-# producers feed and a reader waits on; in-kernel cycles of small and
-# vmalloc()ed rings; the loaded ring's counts add up afterwards.
+# producers in hardirq and softirq context feed and a reader follows (it
+# must end); in-kernel cycles of small and vmalloc()ed rings; the loaded
+# ring's counts add up afterwards.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -27,7 +29,7 @@ need_producer
 CTL=${SEQRINGCTL:-seqringctl}
 CYCLES=30
 
-plan 30
+plan 32
 
 check_load "load seqring.ko" capacity=16
 check "load seqring_producer.ko" load_producer
@@ -62,13 +64,20 @@ exec 5</dev/seqring-d
 start_holder "$T/holder" -r /dev/seqring-d
 holder=$HOLDER_PID
 
-started=
+# Load meanwhile: producers in all three contexts push into another ring
+# (into d they would wake the readers before the destroy does).
+started=$(pctl create busy 65536)
 for c in process softirq hardirq; do
-	started="$started $(pctl start d $c 100000000)"
+	started="$started $(pctl start busy "$c" 100000000)"
 done
-is " ok ok ok" "$started" "producers in process, softirq and hardirq context push into d"
+is "ok ok ok ok" "$started" "producers in process, softirq and hardirq context push into another ring, busy"
 sleep 0.3
 
+still=
+for k in read poll epoll; do
+	[ "$(wc -l <"$T/w.$k")" -gt 1 ] && still="$still $k:$(tail -n 1 "$T/w.$k")"
+done
+is "" "$still" "the readers of d are still blocked right before the destroy"
 is ok "$(pctl destroy d)" "destroy d while all that goes on"
 is "- - -" "$(ring_files d)" "its device, debugfs and sysfs directories are gone at once"
 
@@ -98,6 +107,8 @@ like "$("$BIN/readfd" 5)" '^(eof|ENODEV) 0$' "the file open on the old d does no
 exec 5<&-
 is "64 3 3 0 0" "$(ring_stats d)" "the new d holds its own 3 readings"
 is ok "$(pctl destroy d)" "destroy the new d"
+
+is ok "$(pctl destroy busy)" "destroy busy"
 
 # The creating module goes while the old device is still held open.
 check "rmmod seqring_producer while a process holds a destroyed ring's device" \
@@ -132,18 +143,22 @@ while [ $i -lt $CYCLES ] && [ -z "$bad" ]; do
 	[ "$r" = ok ] || { bad="cycle $i: create: $r"; break; }
 	r="$(pctl start cyc hardirq 100000000) $(pctl start cyc softirq 100000000)"
 	[ "$r" = "ok ok" ] || { bad="cycle $i: start: $r"; break; }
-	"$BIN/waiter" read /dev/seqring-cyc >"$T/cyc" 2>&1 &
+	"$BIN/waiter" follow /dev/seqring-cyc >"$T/cyc" 2>&1 &
 	wpid=$!
-	wait_line "$T/cyc" '^ready' 10 || { bad="cycle $i: waiter: $(cat "$T/cyc")"; break; }
+	wait_line "$T/cyc" '^(ready|error)' 10
+	grep -q '^ready' "$T/cyc" || {
+		bad="cycle $i: waiter: $(cat "$T/cyc"); /dev: $(ls /dev | grep seqring | words)"
+		break
+	}
 	r=$(pctl destroy cyc)
 	[ "$r" = ok ] || { bad="cycle $i: destroy: $r"; break; }
-	wait_gone "$wpid" 10 || { bad="cycle $i: reader still blocked 10 s after destroy"; break; }
+	wait_gone "$wpid" 10 || { bad="cycle $i: reader still reading 10 s after destroy"; break; }
 	grep -Eq '^read (eof|ENODEV)$' "$T/cyc" || { bad="cycle $i: reader: $(cat "$T/cyc")"; break; }
 done
 if [ -z "$bad" ]; then
-	ok "$CYCLES cycles: create cyc, producers in hardirq and softirq, a reader blocked, destroy: all clean"
+	ok "$CYCLES cycles: create cyc, producers in hardirq and softirq, a reader following it, destroy: all clean, the reader ends"
 else
-	not_ok "$CYCLES cycles: create cyc, producers in hardirq and softirq, a reader blocked, destroy: all clean" "$bad"
+	not_ok "$CYCLES cycles: create cyc, producers in hardirq and softirq, a reader following it, destroy: all clean, the reader ends" "$bad"
 	kill "$wpid" 2>/dev/null
 fi
 is ok "$(pctl cycle cyc 64 500)" "500 create/destroy cycles of a ring of 64 in the kernel, under the same load"

@@ -3,14 +3,16 @@
  * waiter - wait on a seqring device in read(), poll() or epoll_wait() and
  * say how the wait ended
  *
- * Usage: waiter read|poll|epoll PATH
+ * Usage: waiter read|poll|epoll|follow PATH
  *
  * Opens PATH read-only, reads what it holds without blocking, prints
  * "ready PID" and then blocks: in read() (a blocking one), in poll() for
  * POLLIN, or in epoll_wait() for EPOLLIN, with no timeout. When that
  * returns it prints one line, "read eof", "read ERRNAME" or "read N" (bytes)
  * for read; "poll IN|ERR|HUP|..." (the events returned) for poll and
- * epoll, followed by what a read() then returns, as above. The tests of
+ * epoll, followed by what a read() then returns, as above. With follow it
+ * reads on (blocking, past -EPIPE) until read() returns 0 or fails
+ * otherwise, and prints how that one ended, as for read. The tests of
  * seqring_destroy() destroy the ring under it; the caller bounds the wait.
  * Exit status 0, or 1 if the setup failed (with the reason), 2 on misuse.
  */
@@ -69,8 +71,8 @@ int main(int argc, char **argv)
 	int fd, ep, n;
 
 	if (argc != 3 || (strcmp(argv[1], "read") && strcmp(argv[1], "poll") &&
-			  strcmp(argv[1], "epoll"))) {
-		fprintf(stderr, "usage: waiter read|poll|epoll PATH\n");
+			  strcmp(argv[1], "epoll") && strcmp(argv[1], "follow"))) {
+		fprintf(stderr, "usage: waiter read|poll|epoll|follow PATH\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -94,6 +96,17 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "read")) {
 		printf("ready %d\n", (int)getpid());
 		print_read(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "follow")) {
+		printf("ready %d\n", (int)getpid());
+		while ((n = read(fd, rec, sizeof(rec))) > 0 ||
+		       (n < 0 && errno == EPIPE))
+			;
+		if (n < 0)
+			printf("read %s\n", errname(errno));
+		else
+			printf("read eof\n");
 		return 0;
 	}
 	if (!strcmp(argv[1], "poll")) {
