@@ -6,10 +6,11 @@
 # tests/kmod/seqring_producer.c:
 #   - pushes from process, softirq and hardirq context at once into one
 #     named ring, with readers blocked in read() and poll() on its device
-#     (woken by the pushes) and listings walked over and over: the kernel
-#     log stays free of lockdep reports ("inconsistent lock state", a lock
-#     taken in hardirq that a reader takes with interrupts on), of "BUG:
-#     sleeping function called from invalid context" and of any WARNING;
+#     (woken by the pushes), listings walked over and over, CLEARs and
+#     resizes from a process: the kernel log stays free of lockdep reports
+#     ("inconsistent lock state": a lock taken in hardirq that a process
+#     takes with interrupts on), of "BUG: sleeping function called from
+#     invalid context" and of any WARNING;
 #   - create/destroy cycles, in the kernel and from here with a reader on
 #     the device and producers running, of small and vmalloc()ed rings,
 #     then every ring destroyed and every file closed: kmemleak finds
@@ -54,7 +55,15 @@ for c in process softirq hardirq; do
 	started="$started $(pctl start lk $c $N)"
 done
 is " ok ok ok" "$started" "$N pushes from each of process, softirq and hardirq context"
-is ok "$(pctl wait lk)" "the producers finish"
+# CLEAR and resizes from a process meanwhile: the writers' lock taken
+# with interrupts on here and in hardirq by the pushes.
+while grep -q running $PRODUCER/status; do
+	"$BIN/clear_ring" /dev/seqring-lk
+	echo 2048 >/sys/class/misc/seqring-lk/capacity
+	echo 4096 >/sys/class/misc/seqring-lk/capacity
+	sleep 0.1
+done
+is ok "$(pctl wait lk)" "the producers finish (CLEARs and resizes meanwhile)"
 got=
 for c in process softirq hardirq; do
 	got="$got $(pstatus lk $c pushed failed wrong_context)"
