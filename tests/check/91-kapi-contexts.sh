@@ -15,7 +15,9 @@
 #   - /dev/seqring-NAME (seqringctl -d ... dump, read()) shows exactly the
 #     debugfs listing /sys/kernel/debug/seqring-NAME/readings, and sysfs
 #     /sys/class/misc/seqring-NAME/ the same counters;
-#   - the ring's files go with seqring_destroy().
+#   - the ring's files go with seqring_destroy();
+#   - into a small ring that a process CLEARs and resizes meanwhile, every
+#     reading is counted once: total = count + dropped + cleared.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -27,7 +29,7 @@ N=3000
 RING=mix
 CONTEXTS="process softirq hardirq"
 
-plan 25
+plan 29
 
 check_load "load seqring.ko" capacity=16
 check "load seqring_producer.ko" load_producer
@@ -126,6 +128,31 @@ is "65536 $((3 * N)) $((3 * N))" "$got" \
 # Destroy: everything of the ring goes at once.
 is ok "$(pctl destroy $RING)" "destroy ring $RING"
 is "- - -" "$(ring_files $RING)" "its device, debugfs directory and sysfs directory are gone"
+
+# A small ring, overwritten, CLEARed and resized by a process while the
+# three contexts push: every reading pushed is counted once, as held,
+# dropped or cleared.
+pctl create small 256 >/dev/null
+for c in $CONTEXTS; do
+	pctl start small "$c" $N >/dev/null
+done
+clears=0
+while grep -q running $PRODUCER/status; do
+	"$BIN/clear_ring" /dev/seqring-small && clears=$((clears + 1))
+	echo $((128 + clears % 3 * 64)) >/sys/class/misc/seqring-small/capacity
+	sleep 0.05
+done
+is ok "$(pctl wait small)" "the producers into ring small (256) finish, $clears CLEARs and resizes meanwhile"
+# shellcheck disable=SC2046 # the five fields
+set -- $(ring_stats small)
+is "$((3 * N)) $((3 * N))" "$3 $(($2 + $4 + $5))" \
+	"small: total = 3N pushed = count + dropped + cleared (count $2, dropped $4, cleared $5)"
+if [ "${4:-0}" -gt 0 ] && [ "${5:-0}" -gt 0 ]; then
+	ok "small: some readings were dropped and some cleared"
+else
+	not_ok "small: some readings were dropped and some cleared" "dropped '$4', cleared '$5'"
+fi
+is ok "$(pctl destroy small)" "destroy ring small"
 check "rmmod seqring_producer" rmmod seqring_producer
 check_unload "rmmod seqring after it"
 done_testing
