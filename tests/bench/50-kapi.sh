@@ -5,9 +5,10 @@
 # reading of seqring_push() from a kernel thread on CPU 0 against a trace
 # event of the same fields (ring name, seq, channel, value, label) written
 # to ftrace's ring buffer from the same thread; readings/s of two kernel
-# threads pushing into one ring, on CPUs 0 and 1, against one. Results go
-# to /tmp/bench/results.csv; TAP says whether the measurement ran, never
-# how fast it was.
+# threads pushing into one ring, on CPUs 0 and 1, against one, and the
+# same for the trace event (per-CPU buffers, nothing shared: what two vCPUs
+# of the host give) as its control. Results go to /tmp/bench/results.csv;
+# TAP says whether the measurement ran, never how fast it was.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
