@@ -223,7 +223,8 @@ for name in "${names[@]}"; do
 		fail "$name" "the W=1 C=2 build warns" "$dir/build.log"
 		continue
 	fi
-	cp "$src/seqring.ko" "$src/sequence.ko" "$dir/"
+	cp "$src/seqring.ko" "$src/sequence.ko" "$src/seqring_producer.ko" \
+		"$src/seqring_kbench.ko" "$dir/"
 	tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"

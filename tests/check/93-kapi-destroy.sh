@@ -143,23 +143,27 @@ while [ $i -lt $CYCLES ] && [ -z "$bad" ]; do
 	[ "$r" = ok ] || { bad="cycle $i: create: $r"; break; }
 	r="$(pctl start cyc hardirq 100000000) $(pctl start cyc softirq 100000000)"
 	[ "$r" = "ok ok" ] || { bad="cycle $i: start: $r"; break; }
-	"$BIN/waiter" follow /dev/seqring-cyc >"$T/cyc" 2>&1 &
+	# A new file each time: the shell may start waiting before the
+	# background job's redirection has emptied an old one.
+	out=$T/cyc.$i
+	"$BIN/waiter" follow /dev/seqring-cyc >"$out" 2>&1 &
 	wpid=$!
-	wait_line "$T/cyc" '^(ready|error)' 10
-	grep -q '^ready' "$T/cyc" || {
-		bad="cycle $i: waiter: $(cat "$T/cyc"); /dev: $(ls /dev | grep seqring | words)"
+	wait_line "$out" '^(ready|error)' 10
+	grep -q '^ready' "$out" || {
+		bad="cycle $i: waiter: $(cat "$out"); /dev: $(ls /dev | grep seqring | words)"
 		break
 	}
 	r=$(pctl destroy cyc)
 	[ "$r" = ok ] || { bad="cycle $i: destroy: $r"; break; }
 	wait_gone "$wpid" 10 || { bad="cycle $i: reader still reading 10 s after destroy"; break; }
-	grep -Eq '^read (eof|ENODEV)$' "$T/cyc" || { bad="cycle $i: reader: $(cat "$T/cyc")"; break; }
+	grep -Eq '^read (eof|ENODEV)$' "$out" || { bad="cycle $i: reader: $(cat "$out")"; break; }
 done
 if [ -z "$bad" ]; then
 	ok "$CYCLES cycles: create cyc, producers in hardirq and softirq, a reader following it, destroy: all clean, the reader ends"
 else
 	not_ok "$CYCLES cycles: create cyc, producers in hardirq and softirq, a reader following it, destroy: all clean, the reader ends" "$bad"
 	kill "$wpid" 2>/dev/null
+	pctl destroy cyc >/dev/null
 fi
 is ok "$(pctl cycle cyc 64 500)" "500 create/destroy cycles of a ring of 64 in the kernel, under the same load"
 is ok "$(pctl cycle big 100000 20)" "20 cycles of a ring of 100000 (vmalloc), under the same load"

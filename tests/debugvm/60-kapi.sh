@@ -81,9 +81,11 @@ while [ $i -lt $CYCLES ]; do
 	i=$((i + 1))
 	r="$(pctl create cyc 256) $(pctl start cyc hardirq 100000000) $(pctl start cyc softirq 100000000) $(pctl start cyc process 100000000)"
 	[ "$r" = "ok ok ok ok" ] || { bad="cycle $i: $r"; break; }
-	"$BIN/waiter" read /dev/seqring-cyc >"$T/cyc" 2>&1 &
+	# A new file each time: the shell may start waiting before the
+	# background job's redirection has emptied an old one.
+	"$BIN/waiter" read /dev/seqring-cyc >"$T/cyc.$i" 2>&1 &
 	wpid=$!
-	wait_line "$T/cyc" '^ready' 10
+	wait_line "$T/cyc.$i" '^ready' 10
 	r=$(pctl destroy cyc)
 	wait_gone "$wpid" 10 || bad="cycle $i: reader still blocked after destroy"
 	[ "$r" = ok ] || bad="cycle $i: destroy: $r"

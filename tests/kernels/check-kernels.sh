@@ -216,7 +216,8 @@ for s in "${suites[@]}"; do
 		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules \
 			KDIR="/usr/src/${hdr[$name]}" ${c:+CC=$c} W=1 C=2 \
 			>"$dir/build.log" 2>&1 &&
-		   cp "$src/seqring.ko" "$src/sequence.ko" "$dir/"; then
+		   cp "$src/seqring.ko" "$src/sequence.ko" \
+			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"
 			if grep -qE 'warning:|error:' "$dir/build.log"; then
