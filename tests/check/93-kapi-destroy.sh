@@ -150,7 +150,7 @@ while [ $i -lt $CYCLES ] && [ -z "$bad" ]; do
 	wpid=$!
 	wait_line "$out" '^(ready|error)' 10
 	grep -q '^ready' "$out" || {
-		bad="cycle $i: waiter: $(cat "$out"); /dev: $(ls /dev | grep seqring | words)"
+		bad="cycle $i: waiter: $(cat "$out"); /dev: $(echo /dev/seqring*)"
 		break
 	}
 	r=$(pctl destroy cyc)
