@@ -9,7 +9,8 @@
 # taken (-EEXIST), leaving no file behind; seqring_push() refuses a label
 # too long (-EINVAL) from process and hardirq context and stores nothing,
 # takes NULL for no label; a name is free again once its ring is
-# destroyed, and unloading the module that made a ring takes it away.
+# destroyed, and unloading the module that made a ring takes it away. The
+# trace event seqring:seqring_push shows the readings stored.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -18,7 +19,7 @@ need_producer
 
 CTL=${SEQRINGCTL:-seqringctl}
 
-plan 39
+plan 40
 
 check_load "load seqring.ko capacity=16" capacity=16
 check "load seqring_producer.ko" load_producer
@@ -105,6 +106,26 @@ pctl start a hardirq 5 sixteen_chars_xx >/dev/null
 pctl wait a >/dev/null
 is "0 5 -22 done $((total + 1))" "$(pstatus a hardirq pushed failed last_error state) $(ring_stat a total)" \
 	"the same label from hardirq context: 5 times -EINVAL, nothing stored"
+
+# The trace event seqring:seqring_push: one line for each reading stored,
+# with the ring's device name and the reading as the listing shows it.
+tracing=/sys/kernel/tracing
+event=$tracing/events/seqring/seqring_push
+if [ -w "$event/enable" ]; then
+	echo 0 >$tracing/tracing_on
+	: >$tracing/trace
+	echo 1 >"$event/enable"
+	echo 1 >$tracing/tracing_on
+	pctl push b 2 tp >/dev/null
+	echo 0 >"$event/enable"
+	got=$(sed -n 's/.*seqring_push: //p' $tracing/trace | tr '\n' '|')
+	want=$(listing /sys/kernel/debug/seqring-b/readings | tail -n 2 |
+		awk '{ printf "ring=seqring-b seq=%s channel=%s value=%s label=%s|", $1, $3, $4, $5 }')
+	is "$want" "$got" "the trace event seqring:seqring_push shows each of 2 pushes into b as stored"
+else
+	skip "the trace event seqring:seqring_push shows each of 2 pushes into b as stored" \
+		"no $event/enable"
+fi
 
 is "ok ok" "$(pctl destroy a) $(pctl destroy b)" "destroy a and b"
 is "- - -|- - -" "$(ring_files a)|$(ring_files b)" "their files are gone"
