@@ -404,9 +404,9 @@ ring_stats() {
 	done | words
 }
 
-# ring_files NAME: which of the ring's files exist, as "dev debugfs sysfs"
+# ring_present NAME: which of the ring's files exist, as "dev debugfs sysfs"
 # with "-" for each missing one.
-ring_files() {
+ring_present() {
 	_rf=
 	if [ -c "/dev/seqring-$1" ]; then _rf=dev; else _rf=-; fi
 	if [ -e "/sys/kernel/debug/seqring-$1/readings" ]; then _rf="$_rf debugfs"; else _rf="$_rf -"; fi

@@ -79,7 +79,7 @@ for k in read poll epoll; do
 done
 is "" "$still" "the readers of d are still blocked right before the destroy"
 is ok "$(pctl destroy d)" "destroy d while all that goes on"
-is "- - -" "$(ring_files d)" "its device, debugfs and sysfs directories are gone at once"
+is "- - -" "$(ring_present d)" "its device, debugfs and sysfs directories are gone at once"
 
 # Table: reader, what it must print once woken (an extended regex).
 pid=

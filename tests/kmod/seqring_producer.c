@@ -3,7 +3,7 @@
  * seqring_producer - a test module that drives the kernel API of seqring
  * (include/linux/seqring.h) from every context it supports
  *
- * The VM tests (tests/check/9[1-3]-kapi-*.sh, tests/debugvm/60-kapi.sh)
+ * The VM tests (tests/check/93-kapi-*.sh, tests/debugvm/60-kapi.sh)
  * control it through debugfs, one command a write() to
  * /sys/kernel/debug/seqring_producer/control; the write fails with the
  * command's error, so a shell sees the errno (tests/bin/ctl prints it):

@@ -71,7 +71,7 @@ while read -r name cap exp what; do
 	got=$(pctl create "$name" "$cap")
 	shown=$name
 	[ "$name" = '""' ] && shown=
-	files=$(ring_files "$shown")
+	files=$(ring_present "$shown")
 	[ "$got" = ok ] && pctl destroy "$name" >/dev/null
 	if [ "$exp" = ok ]; then
 		is "ok dev debugfs sysfs" "$got $files" "create '$shown' $cap ($what): ok, with its files"
@@ -128,7 +128,7 @@ else
 fi
 
 is "ok ok" "$(pctl destroy a) $(pctl destroy b)" "destroy a and b"
-is "- - -|- - -" "$(ring_files a)|$(ring_files b)" "their files are gone"
+is "- - -|- - -" "$(ring_present a)|$(ring_present b)" "their files are gone"
 is "16 5 5 0 0" "$("$BIN/getstats" | awk -F': ' '$1 ~ /^(capacity|count|total|dropped|cleared)$/ { print $2 }' | words)" \
 	"the default ring kept its readings"
 check "the default ring takes pushes" push 1
@@ -139,6 +139,6 @@ is "4 0 0 0 0" "$(ring_stats a)" "the new ring a is empty (capacity 4)"
 pctl create c 4 >/dev/null
 check "rmmod seqring_producer with rings a and c" rmmod seqring_producer
 udevadm settle
-is "- - -|- - -" "$(ring_files a)|$(ring_files c)" "the rings' files are gone with it"
+is "- - -|- - -" "$(ring_present a)|$(ring_present c)" "the rings' files are gone with it"
 check_unload "rmmod seqring after it"
 done_testing

@@ -34,7 +34,7 @@ plan 29
 check_load "load seqring.ko" capacity=16
 check "load seqring_producer.ko" load_producer
 is ok "$(pctl create $RING 65536)" "create ring $RING of 65536 readings"
-is "dev debugfs sysfs" "$(ring_files $RING)" \
+is "dev debugfs sysfs" "$(ring_present $RING)" \
 	"/dev/seqring-$RING, its debugfs directory and /sys/class/misc/seqring-$RING exist when create returns"
 
 t0=$(date +%s)
@@ -127,7 +127,7 @@ is "65536 $((3 * N)) $((3 * N))" "$got" \
 
 # Destroy: everything of the ring goes at once.
 is ok "$(pctl destroy $RING)" "destroy ring $RING"
-is "- - -" "$(ring_files $RING)" "its device, debugfs directory and sysfs directory are gone"
+is "- - -" "$(ring_present $RING)" "its device, debugfs directory and sysfs directory are gone"
 
 # A small ring, overwritten, CLEARed and resized by a process while the
 # three contexts push: every reading pushed is counted once, as held,
