@@ -22,16 +22,21 @@ ifeq ($(origin KDIR),undefined)
 endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
-.PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
+.PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
 	check-all install install-tools install-bin install-conf install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
-all: modules tool progs
+all: modules tool progs extmod
 
 modules:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# A module outside the tree, built against it as README tells a driver
+# author: this tree's include/ and the Module.symvers `modules` leaves.
+extmod: modules
+	$(MAKE) -C tests/extmod KDIR=$(KDIR) SEQRING=$(CURDIR) modules
 
 tool:
 	$(MAKE) -C tools
@@ -41,6 +46,7 @@ progs:
 
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-test -d "$(KDIR)" && $(MAKE) -C tests/extmod KDIR=$(KDIR) clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/progs clean
 	$(MAKE) -C tests/bench clean
@@ -48,7 +54,10 @@ clean:
 
 help:
 	@echo "Targets:"
-	@echo "  all      build seqring.ko, sequence.ko, tools/seqringctl, test programs"
+	@echo "  all      build seqring.ko, sequence.ko, the sample"
+	@echo "           samples/seqring_timerlat.ko, tools/seqringctl, test programs"
+	@echo "  extmod   build tests/extmod/seqring_extmod.ko out of tree against"
+	@echo "           this one, as README tells driver authors"
 	@echo "  deps     install the Debian packages the build and the VM need"
 	@echo "  check    deps + all + boot the test VM and run the test suite (TAP)"
 	@echo "  demo     deps + all + boot the VM and show the driver at work"
@@ -79,7 +88,8 @@ help:
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
 	@echo "           debug kernel's stress tier, check-planted, check-kcsan"
 	@echo "           and check-arch"
-	@echo "  lint     checkpatch --strict and sparse on driver/ and tools/,"
+	@echo "  lint     checkpatch --strict and sparse on driver/, samples/,"
+	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
 	@echo "  install-tools  install the tool, man pages, header and seqring.pc,"
@@ -104,9 +114,10 @@ deps:
 # it reads) from Debian's kernel source tarball. sparse runs through kbuild.
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
-LINT_FILES := $(wildcard driver/*.[ch] tools/*.[ch] tests/progs/*.[ch] \
-		tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
-		tests/kmod/*.[ch]) \
+# (kbuild writes NAME.mod.c beside the modules of samples/ and tests/extmod.)
+LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] \
+		tests/progs/*.[ch] tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
+		tests/extmod/*.[ch] tests/kmod/*.[ch])) \
 		include/uapi/linux/seqring.h include/linux/seqring.h
 
 $(CHECKPATCH):
@@ -128,6 +139,8 @@ lint: $(CHECKPATCH)
 	$(CHECKPATCH) --strict --no-tree --quiet -f \
 		--ignore OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT driver/seqring_trace.h
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee build/lint.log
+	$(MAKE) -C tests/extmod KDIR=$(KDIR) SEQRING=$(CURDIR) W=1 C=2 modules 2>&1 | \
+		tee -a build/lint.log
 	@! grep -E 'warning:|error:' build/lint.log
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
@@ -308,7 +321,8 @@ install-dev:
 # Files only: directories may hold other packages' files.
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/seqring.ko* \
-		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko*
+		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/sequence.ko* \
+		$(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/samples/seqring_timerlat.ko*
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	rm -f $(DESTDIR)$(BINDIR)/seqringctl \
 		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
@@ -322,19 +336,25 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl \
 		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
 
-# What DKMS needs to build both modules: dkms.conf (its #MODULE_VERSION#
-# filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest. The Debian package seqring-dkms ships the
-# same tree. Without DESTDIR, DKMS then builds and installs the modules for
-# KVER; it builds them for each kernel installed later by itself
-# (AUTOINSTALL), and `dkms autoinstall -k VERSION` does it for any other.
+# What DKMS needs to build the modules: dkms.conf (its #MODULE_VERSION#
+# filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest;
+# the sample and include/linux/seqring.h come too, so that a driver author
+# finds the kernel API in the same tree (README, "Kernel API"). The Debian
+# package seqring-dkms ships the same tree. Without DESTDIR, DKMS then
+# builds and installs the modules for KVER; it builds them for each kernel
+# installed later by itself (AUTOINSTALL), and `dkms autoinstall -k
+# VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
-	include/uapi/linux/seqring.h
+	samples/Kbuild $(filter-out %.mod.c,$(wildcard samples/*.[ch])) \
+	include/uapi/linux/seqring.h include/linux/seqring.h
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
+# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD).
 install-dkms:
 	for f in $(DKMS_SRC); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
+	install -D -m 0755 dkms-postbuild.sh $(DESTDIR)$(DKMS_DIR)/dkms-postbuild.sh
 	sed -i 's/#MODULE_VERSION#/$(SEQRING_VERSION)/g' $(DESTDIR)$(DKMS_DIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)
@@ -354,7 +374,7 @@ SIGN_FILE ?= $(KDIR)/scripts/sign-file
 
 sign: modules
 	@test -n "$(KEY)" || { echo "usage: make sign KEY=key.pem [CERT=cert.pem] [SIGN_HASH=sha256]" >&2; exit 2; }
-	@for m in seqring.ko sequence.ko; do \
+	@for m in seqring.ko sequence.ko samples/seqring_timerlat.ko; do \
 		if [ -n "$$(modinfo -F sig_hashalgo $$m)" ]; then \
 			echo "$$m is signed already; 'rm $$m && make modules' first" >&2; \
 			exit 1; \

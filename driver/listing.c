@@ -40,6 +40,7 @@
  * one it fell in before (a torn line).
  */
 
+#include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/rcupdate.h>
@@ -279,7 +280,11 @@ ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	return ret;
 }
 
-/* debugfs proxies .read but not .read_iter: the same through seq_read(). */
+/*
+ * The debugfs listing keeps the .read it had behind debugfs's proxy, which
+ * has no .read_iter: the same as seqring_listing_read_iter(), through
+ * seq_read().
+ */
 static ssize_t seqring_listing_read(struct file *file, char __user *buf,
 				    size_t size, loff_t *ppos)
 {
@@ -290,10 +295,39 @@ static ssize_t seqring_listing_read(struct file *file, char __user *buf,
 	return ret;
 }
 
-/* debugfs keeps the file's data in i_private on every kernel. */
+/*
+ * The debugfs listing has no debugfs proxy (debugfs.c), so that a file
+ * still open when its ring is destroyed reads on to end of file rather
+ * than failing with EIO. In exchange it keeps the ring alive itself: the
+ * open takes a reference while debugfs_file_get() holds the removal off,
+ * and debugfs keeps the file's data in i_private on every kernel.
+ */
 static int seqring_listing_open(struct inode *inode, struct file *file)
 {
-	return seqring_listing_open_dev(file, inode->i_private);
+	struct dentry *dentry = file->f_path.dentry;
+	struct seqring *sr;
+	int ret;
+
+	ret = debugfs_file_get(dentry);
+	if (ret)
+		return ret;
+	sr = inode->i_private;
+	ret = seqring_listing_open_dev(file, sr);
+	if (!ret)
+		kref_get(&sr->ref);
+	debugfs_file_put(dentry);
+	return ret;
+}
+
+static int seqring_listing_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct seqring *sr = ((struct seqring_iter *)m->private)->sr;
+	int ret;
+
+	ret = seq_release_private(inode, file);
+	seqring_put(sr);
+	return ret;
 }
 
 const struct file_operations seqring_listing_fops = {
@@ -301,5 +335,5 @@ const struct file_operations seqring_listing_fops = {
 	.open		= seqring_listing_open,
 	.read		= seqring_listing_read,
 	.llseek		= seq_lseek,
-	.release	= seq_release_private,
+	.release	= seqring_listing_release,
 };

@@ -301,10 +301,12 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 	/* Read before the lock, which the clamp below keeps in order. */
 	u64 now = ktime_get_real_ns();
 	u64 seq, end;
+	u32 capacity;
 
 	raw_spin_lock(&ring->reserve_lock);
 	*slots = rcu_dereference_protected(ring->slots,
 					   lockdep_is_held(&ring->reserve_lock));
+	capacity = (*slots)->capacity;
 	seq = ring->head;
 	end = seq + n;
 	ring->head = end;
@@ -313,8 +315,8 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 		now = ring->last_stamp;
 	ring->last_stamp = now;
 	/* Everything the new readings overwrite is gone before they come. */
-	if (end > (*slots)->capacity && end - (*slots)->capacity > ring->oldest_seq)
-		WRITE_ONCE(ring->oldest_seq, end - (*slots)->capacity);
+	if (end > capacity && end - capacity > ring->oldest_seq)
+		WRITE_ONCE(ring->oldest_seq, end - capacity);
 	raw_spin_unlock(&ring->reserve_lock);
 	*stamp = now;
 	return seq;
@@ -493,6 +495,13 @@ void seqring_ring_wake_work(struct irq_work *work)
 static void seqring_ring_wake(struct seqring_ring *ring, u64 published,
 			      bool can_sleep)
 {
+	/*
+	 * Checked on every push, not only those that wake someone: a caller
+	 * that says it may sleep where it may not is caught at once by a
+	 * CONFIG_DEBUG_ATOMIC_SLEEP kernel, whatever the readers do.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP) && can_sleep)
+		might_sleep();
 	if (!seqring_ring_needs_wake(ring, published))
 		return;
 	if (can_sleep)

@@ -21,6 +21,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -208,10 +209,12 @@ int seqring_push(struct seqring *sr, u32 channel, s64 value,
 	}
 	/*
 	 * Wake readers here only where sleeping locks may be taken (on
-	 * PREEMPT_RT the wait-queue locks are); elsewhere an irq_work does.
-	 * Without CONFIG_PREEMPT_COUNT, preemptible() is always false.
+	 * PREEMPT_RT the wait-queue locks are): not with preemption or
+	 * interrupts off, nor inside rcu_read_lock(). Elsewhere an irq_work
+	 * does. Without CONFIG_PREEMPT_COUNT, preemptible() is always false.
 	 */
-	__seqring_ring_push_one(&sr->ring, &r, preemptible());
+	__seqring_ring_push_one(&sr->ring, &r,
+				preemptible() && !rcu_preempt_depth());
 	return 0;
 }
 EXPORT_SYMBOL_GPL(seqring_push);

@@ -276,6 +276,24 @@ check_unload() {
 	check "$1" unload_seqring
 }
 
+# ring_files NAME: set RDEV, RSYS and RDBG to the device, sysfs and debugfs
+# directories of the ring NAME a module created (seqring_create()), as DEV,
+# SYSFS and DEBUGFS are the default ring's; mount debugfs if it is not.
+ring_files() {
+	RDEV=/dev/seqring-$1
+	RSYS=/sys/class/misc/seqring-$1
+	RDBG=/sys/kernel/debug/seqring-$1
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	return 0
+}
+
+# unload_module NAME: rmmod NAME and wait for udev to finish.
+unload_module() {
+	rmmod "$1" || return 1
+	udevadm settle
+}
+
 # ---- reading what the driver shows ----
 
 # listing [FILE]: the listing without its header line.
@@ -430,8 +448,31 @@ dmesg_since() {
 # kernel_reports TAG [ERE]: kernel log lines after the marker that report a
 # kernel problem, or match the extra extended regex ERE.
 kernel_reports() {
-	dmesg_since "$1" |
+	dmesg_since "$1" | kcsan_ours |
 		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${2:+|$2}"
+}
+
+# kcsan_ours: the kernel log on stdin without the KCSAN reports (the kcsan
+# debug kernel) that do not name the driver: KCSAN reports data races
+# anywhere in the kernel, and only the driver's count, as on the host
+# (tests/vm/run.sh). A report runs from its "BUG: KCSAN:" line to the next
+# line of "=" signs.
+kcsan_ours() {
+	awk '
+		/BUG: KCSAN:/ { inrep = 1; n = 0; ours = 0 }
+		inrep {
+			buf[n++] = $0
+			if (/seqring/)
+				ours = 1
+			if (/^(<[0-9]+>)?(\[ *[0-9.]+\] )?=+$/) {
+				for (i = 0; ours && i < n; i++)
+					print buf[i]
+				inrep = 0
+			}
+			next
+		}
+		{ print }
+		END { for (i = 0; inrep && i < n; i++) print buf[i] }'
 }
 
 # ---- background processes ----

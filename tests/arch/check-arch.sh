@@ -211,7 +211,7 @@ for name in "${names[@]}"; do
 		tests/roots/rmroot.sh "$root"
 		continue
 	fi
-	if ! build modules KDIR="/usr/src/$h" ARCH="$(karch "$a")" \
+	if ! build modules extmod KDIR="/usr/src/$h" ARCH="$(karch "$a")" \
 		CROSS_COMPILE="$tr-" CC="$c" W=1 C=2; then
 		tests/roots/rmroot.sh "$root"
 		fail "$name" "cross-build the modules for ${kver[$name]} with $c" "$dir/build.log"
@@ -223,7 +223,8 @@ for name in "${names[@]}"; do
 		fail "$name" "the W=1 C=2 build warns" "$dir/build.log"
 		continue
 	fi
-	cp "$src/seqring.ko" "$src/sequence.ko" "$src/seqring_producer.ko" \
+	cp "$src/seqring.ko" "$src/sequence.ko" "$src/samples/seqring_timerlat.ko" \
+		"$src/tests/extmod/seqring_extmod.ko" "$src/seqring_producer.ko" \
 		"$src/seqring_kbench.ko" "$dir/"
 	tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then

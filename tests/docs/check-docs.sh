@@ -11,6 +11,8 @@
 #     sysfs) return appears in the ERRORS section of seqring(4);
 #   - every file the driver creates (device, proc, debugfs, sysfs) is in
 #     the FILES section of seqring(4);
+#   - every function of the kernel API (include/linux/seqring.h) and every
+#     parameter of the sample (samples/*.c) is in seqring(4) and README;
 #   - the one-line summaries (NAME, --help, the package description) name
 #     the commands watch and capacity.
 # Lists are taken from the sources, so a new option, ioctl, errno or file
@@ -26,7 +28,7 @@ ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
 uapi=include/uapi/linux/seqring.h
 
-plan 8
+plan 9
 
 # man_text FILE: the page as roff source with "\-" read as "-", so that
 # "\-\-device" is found as "--device".
@@ -115,6 +117,13 @@ for a in $attrs; do
 done
 is "" "${sysfs_missing# }" \
 	"every sysfs attribute of the device is under FILES in seqring(4) ($(echo $attrs | wc -w))"
+
+# The kernel API and the sample's parameters, in the man page and README.
+kapi=$(sed -n 's/^[a-z].*[ *]\(seqring_[a-z_]*\)(.*/\1/p' include/linux/seqring.h)
+sparams=$(sed -n 's/^module_param\(_cb\)\{0,1\}(\([a-z_]*\),.*/\2/p' samples/*.c)
+is "" "$( (man_text "$dev_man" | missing $kapi $sparams; missing $kapi $sparams <README.md) |
+	grep . | words)" \
+	"every function of <linux/seqring.h> and parameter of the sample is in seqring(4) and README ($(echo $kapi $sparams | wc -w))"
 
 # --- one-line summaries ---------------------------------------------------------------
 

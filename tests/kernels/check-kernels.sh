@@ -13,9 +13,11 @@
 #      headers, which pull in the compiler the kernel was built with
 #      (tests/roots/mkroot.sh, cached; one root per suite, holding the
 #      headers of every kernel the list has from that suite), the source
-#      tree copied in, `make modules KDIR=/usr/src/linux-headers-KVER
-#      CC=<the compiler its .config names> W=1 C=2`, a warning or a sparse
-#      report failing the kernel; the root is removed after;
+#      tree copied in, `make modules extmod KDIR=/usr/src/linux-headers-KVER
+#      CC=<the compiler its .config names> W=1 C=2` (the modules, the
+#      sample, and tests/extmod's module built out of tree against them),
+#      a warning or a sparse report failing the kernel; the root is
+#      removed after;
 #   3. image: linux-image-VER (in sid: the linux-binary-VER it depends on)
 #      downloaded with `apt-get download` and its bzImage extracted with
 #      `dpkg-deb -x`, never installed; kept in
@@ -213,10 +215,12 @@ for s in "${suites[@]}"; do
 			tar -C "$src" -xf -
 		# W=1 C=2, as make lint on the default kernel: every
 		# supported kernel's headers must build the driver silently.
-		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules \
+		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules extmod \
 			KDIR="/usr/src/${hdr[$name]}" ${c:+CC=$c} W=1 C=2 \
 			>"$dir/build.log" 2>&1 &&
 		   cp "$src/seqring.ko" "$src/sequence.ko" \
+			"$src/samples/seqring_timerlat.ko" \
+			"$src/tests/extmod/seqring_extmod.ko" \
 			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"

@@ -616,6 +616,96 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);
 }
 
+/*
+ * What a producer leaves while it stores seq @seq: reserved (head moved
+ * past it) and its slot claimed, not committed yet.
+ */
+static void fake_store_in_progress(struct seqring_ring *ring, u64 seq)
+{
+	ring->head = seq + 1;
+	ring_slots(ring)->slot[seq % ring_slots(ring)->capacity].seq =
+		seq | SEQRING_SLOT_BUSY;
+}
+
+/* ... and its commit. */
+static void fake_commit(struct seqring_ring *ring, u64 seq, unsigned int i)
+{
+	struct seqring_slot *slot =
+		&ring_slots(ring)->slot[seq % ring_slots(ring)->capacity];
+
+	make_reading(&slot->r, i);
+	/* The reading before its seq, as seqring_ring_store() commits. */
+	smp_store_release(&slot->seq, seq);
+}
+
+/*
+ * Producers never wait for each other, and readings appear in sequence
+ * order: a push that commits while an earlier one is still storing stays
+ * unpublished, and the earlier one's publish takes both.
+ */
+static void ring_test_publish_waits_for_slow_producer(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 8);
+
+	push_singles(test, ring, 1, 3);
+	fake_store_in_progress(ring, 4);
+	push_singles(test, ring, 5, 2);		/* seq 5 and 6, committed */
+	expect_stats(test, ring, 3, 3, 0, 0, 1, 3);
+	expect_not_held(test, ring, 5);
+
+	fake_commit(ring, 4, 4);
+	push_singles(test, ring, 7, 1);		/* publishes 4 to 7 */
+	expect_stats(test, ring, 7, 7, 0, 0, 1, 7);
+	expect_held(test, ring, 4, 4);
+	expect_held(test, ring, 5, 5);
+	expect_held(test, ring, 7, 7);
+}
+
+/*
+ * A slot still held by a producer a lap behind is claimed after it: the
+ * older reading, overwritten, counts as dropped, and the publish goes
+ * past it. Here the lap-behind producer has committed by the time the
+ * next one claims (one CPU); on two CPUs the claim spins for that copy.
+ */
+static void ring_test_overwritten_before_commit(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 2);
+
+	push_singles(test, ring, 1, 1);
+	fake_store_in_progress(ring, 2);
+	fake_commit(ring, 2, 2);
+	push_singles(test, ring, 3, 2);		/* 3 and 4: 1 and 2 gone */
+	expect_stats(test, ring, 2, 4, 2, 0, 3, 4);
+	expect_held(test, ring, 3, 3);
+	expect_held(test, ring, 4, 4);
+}
+
+/*
+ * A batch is published whole: each of its readings but the last carries
+ * the MORE bit, and publishing stops before a batch that is not complete.
+ */
+static void ring_test_batch_more_bits(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 8);
+	struct seqring_slots *slots;
+
+	push_batch(test, ring, 1, 3);
+	slots = ring_slots(ring);
+	KUNIT_EXPECT_EQ(test, slots->slot[1].seq, 1 | SEQRING_SLOT_MORE);
+	KUNIT_EXPECT_EQ(test, slots->slot[2].seq, 2 | SEQRING_SLOT_MORE);
+	KUNIT_EXPECT_EQ(test, slots->slot[3].seq, 3ULL);
+
+	/* A batch of 4..6 whose last reading is not stored yet. */
+	ring->head = 7;
+	slots->slot[4].seq = 4 | SEQRING_SLOT_MORE;
+	slots->slot[5].seq = 5 | SEQRING_SLOT_MORE;
+	push_singles(test, ring, 7, 1);
+	expect_stats(test, ring, 3, 3, 0, 0, 1, 3);
+	fake_commit(ring, 6, 6);
+	push_singles(test, ring, 8, 1);
+	expect_stats(test, ring, 8, 8, 0, 0, 1, 8);
+}
+
 /* Resizing keeps the newest readings that fit, and the counters add up. */
 /*
  * The wake-up threshold is the pusher's to check: a reader armed for 3
@@ -988,6 +1078,9 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_push_timestamp),
 	KUNIT_CASE(ring_test_copy_skips),
 	KUNIT_CASE(ring_test_copy_torn_slot),
+	KUNIT_CASE(ring_test_publish_waits_for_slow_producer),
+	KUNIT_CASE(ring_test_overwritten_before_commit),
+	KUNIT_CASE(ring_test_batch_more_bits),
 	KUNIT_CASE(ring_test_resize),
 	KUNIT_CASE(ring_test_wake_threshold),
 	KUNIT_CASE(ring_test_stats_lockless),

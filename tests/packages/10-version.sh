@@ -6,13 +6,13 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 16
+plan 17
 
 version=$(cat VERSION)
 like "$version" '^[0-9]+\.[0-9]+\.[0-9]+$' "VERSION holds one version: $version"
-is "$version $version" \
-	"$(modinfo -F version seqring.ko) $(modinfo -F version sequence.ko)" \
-	"modinfo seqring.ko and sequence.ko show it"
+is "$version $version $version" \
+	"$(for m in seqring.ko sequence.ko samples/seqring_timerlat.ko; do modinfo -F version $m; done | words)" \
+	"modinfo seqring.ko, sequence.ko and samples/seqring_timerlat.ko show it"
 is "seqringctl $version" "$(tools/seqringctl --version)" \
 	"seqringctl --version shows it"
 is "$version" "$(dpkg-parsechangelog -SVersion)" \
@@ -29,16 +29,20 @@ src=$T/dkms/usr/src/seqring-$version
 # does: with bash, from another directory, with the variables dkms sets.
 conf() {
 	(cd / && kernelver=$1 kernel_source_dir=/lib/modules/$1/build \
-		dkms_tree=/var/lib/dkms \
+		dkms_tree=/var/lib/dkms arch=x86_64 \
 		bash -c '. "$0"; eval "echo \"$1\""' "$src/dkms.conf" "$2")
 }
 is "seqring $version" "$(conf 6.1.0-1-amd64 '$PACKAGE_NAME $PACKAGE_VERSION')" \
 	"installed dkms.conf: PACKAGE_NAME seqring, PACKAGE_VERSION from VERSION"
 is "$(cat KERNEL_MIN)" "$(conf 6.1.0-1-amd64 '$BUILD_EXCLUSIVE_KERNEL_MIN')" \
 	"dkms.conf: BUILD_EXCLUSIVE_KERNEL_MIN from KERNEL_MIN"
-is "seqring sequence /updates/dkms /updates/dkms yes" \
-	"$(conf 6.1.0-1-amd64 '${BUILT_MODULE_NAME[*]} ${DEST_MODULE_LOCATION[*]} $AUTOINSTALL')" \
-	"dkms.conf: both modules, to updates/dkms, AUTOINSTALL"
+is "seqring sequence seqring_timerlat samples/ /updates/dkms /updates/dkms /updates/dkms yes" \
+	"$(conf 6.1.0-1-amd64 '${BUILT_MODULE_NAME[*]} ${BUILT_MODULE_LOCATION[2]} ${DEST_MODULE_LOCATION[*]} $AUTOINSTALL')" \
+	"dkms.conf: the three modules (the sample from samples/), to updates/dkms, AUTOINSTALL"
+
+is "dkms-postbuild.sh /var/lib/dkms/seqring/$version/6.1.0-1-amd64/x86_64" \
+	"$(conf 6.1.0-1-amd64 '$POST_BUILD')" \
+	"dkms.conf: POST_BUILD keeps Module.symvers beside each kernel's modules"
 
 # For dkms < 3.1 the same bound is a BUILD_EXCLUSIVE_KERNEL expression:
 # "excluded" when the kernel version does not match it.

@@ -27,6 +27,7 @@ expected="644 etc/modprobe.d/seqring.conf
 644 etc/modules-load.d/seqring.conf
 644 etc/sysusers.d/seqring.conf
 644 etc/udev/rules.d/60-seqring.rules
+644 lib/modules/$kver/extra/samples/seqring_timerlat.ko
 644 lib/modules/$kver/extra/seqring.ko
 644 lib/modules/$kver/extra/sequence.ko
 755 usr/local/bin/seqringctl
@@ -87,17 +88,22 @@ is "" "$(tree "$d")" "make uninstall PREFIX=/usr leaves no file behind"
 d=$T/dkms
 make -s install-dkms DESTDIR="$d" >/dev/null
 src=usr/src/seqring-$version
-expected=$( (printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN \
-	include/uapi/linux/seqring.h; cd driver && ls ./*.[ch] | sed 's|^\./|driver/|') |
-	sed "s|^|644 $src/|" | LC_ALL=C sort)
+# (samples/*.mod.c is kbuild's.)
+expected=$( ( (printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
+	include/uapi/linux/seqring.h include/linux/seqring.h;
+	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$') |
+	sed "s|^|644 $src/|"; echo "755 $src/dkms-postbuild.sh") | LC_ALL=C sort -k 2)
 is "$expected" "$(tree "$d")" \
-	"install-dkms: dkms.conf, Kbuild, VERSION, KERNEL_MIN, driver/, the header"
+	"install-dkms: dkms.conf, dkms-postbuild.sh, Kbuild, VERSION, KERNEL_MIN, driver/, samples/, both headers"
 
-# The DKMS sources alone build both modules, as dkms will build them.
+# The DKMS sources alone build the modules, as dkms will build them, and
+# leave the kernel API's symbols in Module.symvers for drivers built
+# against them (README, "Kernel API").
 kdir=/lib/modules/$kver/build
 make -s -C "$kdir" M="$d/$src" modules >"$T/build.log" 2>&1
-is "seqring.ko sequence.ko" "$(cd "$d/$src" && ls seqring.ko sequence.ko 2>&1 | words)" \
-	"the DKMS sources alone build both modules against $kver" ||
+is "samples/seqring_timerlat.ko seqring.ko sequence.ko seqring_create seqring_destroy seqring_push" \
+	"$(cd "$d/$src" && ls seqring.ko sequence.ko samples/seqring_timerlat.ko 2>&1 | words) $(awk '{ print $2 }' "$d/$src/Module.symvers" 2>/dev/null | grep '^seqring_' | LC_ALL=C sort | words)" \
+	"the DKMS sources alone build the three modules against $kver, and export the kernel API" ||
 	diag "$(tail -n 20 "$T/build.log")"
 
 done_testing

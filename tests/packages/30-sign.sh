@@ -11,7 +11,7 @@
 plan 7
 
 restore() {
-	rm -f seqring.ko sequence.ko
+	rm -f seqring.ko sequence.ko samples/seqring_timerlat.ko
 	make -s modules >/dev/null 2>&1
 }
 
@@ -26,9 +26,9 @@ is "" "$(modinfo -F signer seqring.ko)" "a freshly built module is not signed"
 
 check "make sign KEY=... CERT=... SIGN_HASH=sha512" \
 	make -s sign KEY="$T/key.pem" CERT="$T/cert.pem" SIGN_HASH=sha512
-is "$cn sha512 $cn sha512" \
-	"$(for m in seqring.ko sequence.ko; do modinfo -F signer $m; modinfo -F sig_hashalgo $m; done | words)" \
-	"modinfo shows signer and sig_hashalgo of both modules"
+is "$cn sha512 $cn sha512 $cn sha512" \
+	"$(for m in seqring.ko sequence.ko samples/seqring_timerlat.ko; do modinfo -F signer $m; modinfo -F sig_hashalgo $m; done | words)" \
+	"modinfo shows signer and sig_hashalgo of the three modules"
 
 make -s sign KEY="$T/key.pem" CERT="$T/cert.pem" >"$T/out" 2>&1
 rc=$?

@@ -6,11 +6,14 @@
 # that sees bookworm-backports and has the headers of the kernel the test
 # VM boots:
 #   - `apt-get install ./seqring-dkms_*.deb ./seqring-tools_*.deb` pulls
-#     dkms and a compiler, DKMS builds both modules for that kernel
+#     dkms and a compiler, DKMS builds the three modules for that kernel
 #     (`dkms status`, /lib/modules/KVER/updates/dkms, the module's version)
-#     and group seqring exists;
-#   - the check tier in the VM on the DKMS-built modules, with the
-#     packaged seqringctl and udev rule;
+#     and keeps the build's Module.symvers, and group seqring exists;
+#   - tests/extmod builds in the root as README tells a driver author,
+#     against the package's /usr/src/seqring-VERSION/include and the
+#     Module.symvers DKMS kept;
+#   - the check tier in the VM on the DKMS-built modules and that one, with
+#     the packaged seqringctl and udev rule;
 #   - an install killed while DKMS builds, and one whose build fails, are
 #     followed by a reinstall of the same version that works;
 #   - the headers of a second kernel (bookworm-backports' linux-headers-
@@ -24,7 +27,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 18
+plan 20
 
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
@@ -88,17 +91,30 @@ inroot_ok "apt-get install ./$dkms_deb ./$tools_deb ./$dev_deb (pulls dkms and a
 cp "$T/in.log" "$out/install.log"
 is installed "$(dkms_state "$kver")" "dkms status: seqring/$version installed for $kver"
 mods=$root/lib/modules/$kver/updates/dkms
-is "seqring.ko sequence.ko" \
-	"$(cd "$mods" 2>/dev/null && ls seqring.ko* sequence.ko* 2>/dev/null | sed 's/\.ko.*/.ko/' | LC_ALL=C sort | words)" \
-	"both modules are in /lib/modules/$kver/updates/dkms"
+is "seqring.ko seqring_timerlat.ko sequence.ko" \
+	"$(cd "$mods" 2>/dev/null && ls seqring.ko* seqring_timerlat.ko* sequence.ko* 2>/dev/null | sed 's/\.ko.*/.ko/' | LC_ALL=C sort | words)" \
+	"the three modules are in /lib/modules/$kver/updates/dkms"
 is "$version" "$(modinfo -F version "$mods"/seqring.ko* 2>/dev/null)" \
 	"the DKMS-built seqring.ko has version $version"
 like "$(tests/roots/inroot.sh "$root" getent group seqring)" '^seqring:' \
 	"group seqring exists (sysusers.d)"
 
+# --- a driver built against the package -------------------------------------------
+symvers=/var/lib/dkms/seqring/$version/$kver/$(uname -m)/Module.symvers
+is "seqring_create seqring_destroy seqring_push" \
+	"$(awk '{ print $2 }' "$root$symvers" 2>/dev/null | grep '^seqring_' | LC_ALL=C sort | words)" \
+	"DKMS kept the build's Module.symvers, with the kernel API, in ${symvers%/*}"
+rm -rf "$root/tmp/extmod"
+cp -r tests/extmod "$root/tmp/extmod"
+inroot_ok "tests/extmod builds against /usr/src/seqring-$version/include and that Module.symvers" \
+	make -C /tmp/extmod KDIR="/lib/modules/$kver/build" \
+	SEQRING="/usr/src/seqring-$version" SYMVERS="$symvers"
+cp "$T/in.log" "$out/extmod.log"
+
 # --- the check tier on what the packages installed ----------------------------
 mkdir -p "$out/ko"
-for m in seqring sequence; do
+cp "$root/tmp/extmod/seqring_extmod.ko" "$out/ko/" 2>/dev/null
+for m in seqring sequence seqring_timerlat; do
 	f=$(ls "$mods/$m".ko* 2>/dev/null | head -n 1)
 	case $f in
 	*.ko.xz) xz -dc "$f" >"$out/ko/$m.ko" ;;
@@ -112,9 +128,9 @@ SEQRING_KO_DIR=$out/ko SEQRINGCTL=$root/usr/bin/seqringctl \
 rc=$?
 summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$out/check.log" | tail -n 1)
 if [ "$rc" -eq 0 ] && [ -n "$summary" ]; then
-	ok "the check tier on the DKMS-built modules with the packaged tool and rule ($summary)"
+	ok "the check tier on the DKMS-built modules and tests/extmod's with the packaged tool and rule ($summary)"
 else
-	not_ok "the check tier on the DKMS-built modules with the packaged tool and rule" \
+	not_ok "the check tier on the DKMS-built modules and tests/extmod's with the packaged tool and rule" \
 		"exit status $rc, ${summary:-no summary} (log: $out/check.log)" \
 		"$(grep -a '^not ok' "$out/check.log" | head -n 20)"
 fi

@@ -32,7 +32,7 @@
 # that is also $TMPDIR, and in its environment:
 #   PATH             /tests/bin first (the test programs), then the system
 #   SEQRING_TESTS    /tests      (lib.sh is /tests/lib.sh)
-#   SEQRING_MODULES  /modules    (seqring.ko, sequence.ko)
+#   SEQRING_MODULES  /modules    (seqring.ko, sequence.ko, seqring_timerlat.ko, ...)
 #   SEQRING_MODE     the mode
 # Tunables (from the kernel command line via /init):
 #   SEQRING_VM_TIMEOUT  per-script timeout in seconds (default 120)

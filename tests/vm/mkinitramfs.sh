@@ -14,17 +14,21 @@
 #       multi-call binary) and every library ldd lists for them and kmod
 #   /etc/udev/rules.d/60-seqring.rules
 #   /etc/passwd /etc/group /etc/shadow /etc/nsswitch.conf
-#   /modules/seqring.ko /modules/sequence.ko, and where they were built
-#       seqring_kunit.ko, seqring_producer.ko, seqring_kbench.ko
+#   /modules/seqring.ko /modules/sequence.ko /modules/seqring_timerlat.ko
+#   /modules/seqring_extmod.ko (tests/extmod, when built for that kernel)
+#   /modules/seqring_kunit.ko, seqring_producer.ko, seqring_kbench.ko (the
+#       test modules, where they were built)
 #   /usr/bin/seqringctl
 #   /tests/lib.sh /tests/MODE/*.sh /tests/bin/<test programs>
 #   the programs named in tests/MODE/binaries.txt, with their libraries
 #   /tests/run (guest runner) /tests/demo.sh /init
 #
-# Required inputs: the two modules, the tool and the udev rule; a missing one
-# is an error. Optional: tests/lib.sh, tests/MODE/, tests/progs/ programs.
-# For testing the harness itself the required inputs can be taken from
-# elsewhere: SEQRING_KO_DIR (dir with both .ko files, default repo root),
+# Required inputs: the three modules, the tool and the udev rule; a missing
+# one is an error. Optional: tests/lib.sh, tests/MODE/, tests/progs/
+# programs, tests/extmod's module. For testing the harness itself the
+# required inputs can be taken from elsewhere: SEQRING_KO_DIR (dir with the
+# .ko files, default the repo root, where the sample is in samples/; and
+# seqring_extmod.ko, else tests/extmod's when the default is used),
 # SEQRINGCTL (default tools/seqringctl), SEQRING_RULES (default
 # udev-rules/60-seqring.rules), and SEQRING_TIER_DIR replaces tests/MODE/.
 #
@@ -67,6 +71,22 @@ die() {
 for f in "$ko_dir/seqring.ko" "$ko_dir/sequence.ko"; do
 	[ -f "$f" ] || die "missing $f (run 'make modules')"
 done
+# The sample is in samples/ of a build tree, beside the others in a
+# directory of modules (DKMS's, check-kernels').
+timerlat_ko=$ko_dir/seqring_timerlat.ko
+[ -f "$timerlat_ko" ] || timerlat_ko=$ko_dir/samples/seqring_timerlat.ko
+[ -f "$timerlat_ko" ] || die "missing $ko_dir/seqring_timerlat.ko (run 'make modules')"
+# The out-of-tree test module, only when it was built for the kernel of
+# seqring.ko: tests/check/92-extmod.sh says when it is not there.
+extmod_ko=$ko_dir/seqring_extmod.ko
+[ -f "$extmod_ko" ] || [ -n "${SEQRING_KO_DIR:-}" ] ||
+	extmod_ko=$root/tests/extmod/seqring_extmod.ko
+if [ -f "$extmod_ko" ] && [ "$(modinfo -F vermagic "$extmod_ko")" != \
+	"$(modinfo -F vermagic "$ko_dir/seqring.ko")" ]; then
+	echo "mkinitramfs: $extmod_ko is built for another kernel than" \
+	     "$ko_dir/seqring.ko; left out (run 'make extmod')" >&2
+	extmod_ko=
+fi
 [ -x "$ctl" ] || die "missing $ctl (run 'make tool')"
 [ -f "$rules" ] || die "missing udev rule $rules"
 guest=${GUEST_ROOT:-}
@@ -229,7 +249,8 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 # --- the project's pieces ---------------------------------------------------
-cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" modules/
+cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" "$timerlat_ko" modules/
+[ -f "$extmod_ko" ] && cp "$extmod_ko" modules/
 # KUnit tests of the ring: built only against a kernel with CONFIG_KUNIT.
 # The test modules of the kernel API (tests/kmod/): built where tests/ is.
 for m in seqring_kunit seqring_producer seqring_kbench; do
