@@ -33,8 +33,8 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/seqring.h>
-#include <linux/slab.h>
-#include <linux/uaccess.h>
+
+#include "kmod_ctl.h"
 
 #define CREATE_TRACE_POINTS
 #include "seqring_kbench_trace.h"
@@ -197,32 +197,7 @@ static int kbench_command(char *buf)
 	return kbench_measure(run, cpus);
 }
 
-static ssize_t control_write(struct file *file, const char __user *ubuf,
-			     size_t len, loff_t *ppos)
-{
-	char *buf;
-	int err;
-
-	if (len >= KBENCH_CMD_MAX)
-		return -E2BIG;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	err = mutex_lock_interruptible(&kbench_lock);
-	if (!err) {
-		err = kbench_command(buf);
-		mutex_unlock(&kbench_lock);
-	}
-	kfree(buf);
-	return err ? err : len;
-}
-
-static const struct file_operations control_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= control_write,
-	.llseek	= noop_llseek,
-};
+DEFINE_KMOD_CTL(control, KBENCH_CMD_MAX, &kbench_lock, kbench_command);
 
 static int result_show(struct seq_file *m, void *v)
 {

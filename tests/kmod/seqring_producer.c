@@ -50,11 +50,10 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/seqring.h>
-#include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "kmod_compat.h"
+#include "kmod_ctl.h"
 
 #define PRODUCER_RINGS		8
 #define PRODUCER_CMD_MAX	256
@@ -449,39 +448,19 @@ static int run_command(int argc, char **argv)
 	return -EINVAL;
 }
 
-static ssize_t control_write(struct file *file, const char __user *ubuf,
-			     size_t len, loff_t *ppos)
+/* One command: split into words, then run. */
+static int producer_command(char *buf)
 {
 	char *argv[6];
-	char *buf;
-	int argc, err;
+	int argc;
 
-	if (len >= PRODUCER_CMD_MAX)
-		return -E2BIG;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
 	argc = split_words(buf, argv, ARRAY_SIZE(argv));
-	if (argc < 0) {
-		err = argc;
-		goto out;
-	}
-	err = mutex_lock_interruptible(&producer_lock);
-	if (err)
-		goto out;
-	err = run_command(argc, argv);
-	mutex_unlock(&producer_lock);
-out:
-	kfree(buf);
-	return err ? err : len;
+	if (argc < 0)
+		return argc;
+	return run_command(argc, argv);
 }
 
-static const struct file_operations control_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= control_write,
-	.llseek	= noop_llseek,
-};
+DEFINE_KMOD_CTL(control, PRODUCER_CMD_MAX, &producer_lock, producer_command);
 
 static int status_show(struct seq_file *m, void *v)
 {
