@@ -117,7 +117,7 @@ CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
 # (kbuild writes NAME.mod.c beside the modules of samples/ and tests/extmod.)
 LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] \
 		tests/progs/*.[ch] tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
-		tests/extmod/*.[ch])) \
+		tests/extmod/*.[ch] tests/kmod/*.[ch])) \
 		include/uapi/linux/seqring.h include/linux/seqring.h
 
 $(CHECKPATCH):

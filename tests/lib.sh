@@ -363,6 +363,75 @@ bench_run() {
 	fi
 }
 
+# ---- named rings, through the test module tests/kmod/seqring_producer.c ----
+
+PRODUCER_KO=$MODDIR/seqring_producer.ko
+PRODUCER=/sys/kernel/debug/seqring_producer
+
+# need_producer: stop the script with a skip when the test module was not
+# built (it is built from the source tree only, not by DKMS or packages).
+need_producer() {
+	[ -f "$PRODUCER_KO" ] && return 0
+	echo "1..0 # SKIP no $PRODUCER_KO (the test modules are built from the source tree only)"
+	exit 0
+}
+
+# load_producer [PARAM=VALUE...]: insmod the test module (seqring.ko first).
+load_producer() {
+	insmod "$PRODUCER_KO" "$@"
+}
+
+# pctl WORD...: one command to the test module (see its header); prints
+# "ok" or the errno name of the write. A create or destroy waits for udev.
+pctl() {
+	"$BIN/ctl" "$PRODUCER/control" "$*"
+	case $1 in create | destroy) udevadm settle ;; esac
+}
+
+# pstatus RING CONTEXT [FIELD...]: fields of the producer's status line
+# (default: pushed failed wrong_context state), space-separated. Fields:
+# channel count pushed failed last_error wrong_context state.
+pstatus() {
+	_ps_r=$1 _ps_c=$2
+	shift 2
+	[ $# -gt 0 ] || set -- pushed failed wrong_context state
+	awk -v r="$_ps_r" -v c="$_ps_c" -v f="$*" '
+		BEGIN {
+			split("ring context channel count pushed failed last_error wrong_context state", h)
+			for (i in h)
+				col[h[i]] = i
+			n = split(f, want)
+		}
+		$1 == r && $2 == c {
+			for (i = 1; i <= n; i++)
+				printf "%s%s", (i > 1 ? " " : ""), $(col[want[i]])
+			print ""
+		}' "$PRODUCER/status"
+}
+
+# ring_stat NAME KEY: one field of GET_STATS of /dev/seqring-NAME.
+ring_stat() {
+	"$BIN/getstats" "/dev/seqring-$1" | awk -F': ' -v k="$2" '$1 == k { print $2 }'
+}
+
+# ring_stats NAME: "capacity count total dropped cleared" of /dev/seqring-NAME.
+ring_stats() {
+	"$BIN/getstats" "/dev/seqring-$1" >"$T/ring_stats" 2>&1 || { cat "$T/ring_stats"; return 1; }
+	for _rs_k in capacity count total dropped cleared; do
+		awk -F': ' -v k="$_rs_k" '$1 == k { print $2 }' "$T/ring_stats"
+	done | words
+}
+
+# ring_present NAME: which of the ring's files exist, as "dev debugfs sysfs"
+# with "-" for each missing one.
+ring_present() {
+	_rf=
+	if [ -c "/dev/seqring-$1" ]; then _rf=dev; else _rf=-; fi
+	if [ -e "/sys/kernel/debug/seqring-$1/readings" ]; then _rf="$_rf debugfs"; else _rf="$_rf -"; fi
+	if [ -e "/sys/class/misc/seqring-$1" ]; then _rf="$_rf sysfs"; else _rf="$_rf -"; fi
+	echo "$_rf"
+}
+
 # ---- kernel log ----
 
 # kmsg_mark TAG: put a marker line into the kernel log.

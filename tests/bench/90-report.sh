@@ -37,9 +37,9 @@ section csv $R/report.csv
 section json $R/report.json
 
 missing=
-for g in ingest listing contention stream memory; do
+for g in ingest listing contention stream kapi memory; do
 	grep -q "^$g," $R/report.csv 2>/dev/null || missing="$missing $g"
 done
-is "" "$missing" "every section (ingest, listing, contention, stream, memory) has results"
+is "" "$missing" "every section (ingest, listing, contention, stream, kapi, memory) has results"
 like "$(cat $R/report.json 2>/dev/null)" '"targets": \[' "the JSON has the targets"
 done_testing

@@ -35,6 +35,13 @@
  *                   a PUSH (a marker write) to a blocked read() returning;
  *                   PUSH with a consumer following the stream against
  *                   PUSH with none
+ *   kapi            ns per reading of seqring_push() from a kernel thread
+ *                   against a trace event of the same fields written to
+ *                   ftrace's ring (seqring_kbench.ko, loaded by the
+ *                   caller, the event enabled in tracefs); readings/s of
+ *                   two kernel threads pushing into one ring on CPUs 0
+ *                   and 1 against one thread, and as its control the
+ *                   same for the trace event (per-CPU buffers)
  *   memory N BEFORE bytes per reading from the driver's debugfs stats, and
  *                   the Slab and VmallocUsed deltas from the copy BEFORE
  *                   of /proc/meminfo (taken before insmod) to now
@@ -1549,6 +1556,150 @@ static int cmd_memory(unsigned long long n, const char *before)
 	return 0;
 }
 
+static void read_small(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, size, "unknown");
+	if (!f)
+		return;
+	if (fgets(buf, size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* ---- the kernel API ---------------------------------------------------------- */
+
+#define KBENCH_DIR	"/sys/kernel/debug/seqring_kbench"
+#define KBENCH_EVENT	TRACING_DIR "/events/seqring_kbench/seqring_kbench_reading/enable"
+
+/*
+ * One measurement of seqring_kbench.ko: write @cmd to its control file,
+ * which returns when the kernel threads are done; their time in ns.
+ */
+static double kbench_run(const char *cmd)
+{
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	fd = xopen(KBENCH_DIR "/control", O_WRONLY);
+	if (write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		die("write '%s' to %s/control: %s", cmd, KBENCH_DIR,
+		    strerror(errno));
+	close(fd);
+	fd = xopen(KBENCH_DIR "/result", O_RDONLY);
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		die("read %s/result: %s", KBENCH_DIR, n ? strerror(errno) : "empty");
+	close(fd);
+	buf[n] = '\0';
+	return strtod(buf, NULL);
+}
+
+static bool kbench_event_enabled(void)
+{
+	char buf[8];
+
+	read_small(KBENCH_EVENT, buf, sizeof(buf));
+	return !strcmp(buf, "1");
+}
+
+/*
+ * seqring_push() from a kernel thread against the trace event of the same
+ * fields (seqring_kbench.ko), both on CPU 0; and readings/s of two threads
+ * pushing into one ring, on CPUs 0 and 1, against one. A round measures
+ * each once, in an order that rotates; the ratios are per round.
+ */
+static int cmd_kapi(void)
+{
+	enum { PUSH1, TRACE1, PUSH2, TRACE2, NSUBJ };
+	static const char * const names[NSUBJ] = {
+		"push", "trace_event", "push_2cpus", "trace_event_2cpus",
+	};
+	double t[NSUBJ][MAX_ROUNDS], v[4][MAX_ROUNDS], best;
+	bool trace = kbench_event_enabled();
+	bool two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	double block_ns = quick ? 4e6 : 10e6;
+	unsigned long long n = 256;
+	int rounds = rounds_or(101, 31), r, k, i;
+	bool skip[NSUBJ];
+	char cmd[NSUBJ][64];
+
+	if (!trace)
+		printf("# %s is not 1: the trace event peer not measured\n",
+		       KBENCH_EVENT);
+	if (!two)
+		printf("# one CPU: two producers not measured\n");
+	skip[PUSH1] = false;
+	skip[TRACE1] = !trace;
+	skip[PUSH2] = !two;
+	skip[TRACE2] = !trace || !two;
+
+	/* Readings a block, for about block_ns of pushes (best of three). */
+	for (;;) {
+		snprintf(cmd[0], sizeof(cmd[0]), "push %llu 0", n);
+		best = kbench_run(cmd[0]);
+		for (i = 0; i < 2; i++)
+			best = fmin(best, kbench_run(cmd[0]));
+		if (best >= block_ns / 4 || n >= 1ULL << 26)
+			break;
+		n *= 2;
+	}
+	n = n * block_ns / fmax(best, 1);
+	if (!n)
+		n = 1;
+	snprintf(cmd[PUSH1], sizeof(cmd[PUSH1]), "push %llu 0", n);
+	snprintf(cmd[TRACE1], sizeof(cmd[TRACE1]), "trace %llu 0", n);
+	snprintf(cmd[PUSH2], sizeof(cmd[PUSH2]), "push %llu 0 1", n);
+	snprintf(cmd[TRACE2], sizeof(cmd[TRACE2]), "trace %llu 0 1", n);
+	printf("# %llu readings a block and thread\n", n);
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < NSUBJ; i++) {
+			k = (i + r) % NSUBJ;
+			if (!skip[k])
+				t[k][r] = kbench_run(cmd[k]);
+		}
+	}
+
+	print_row_head();
+	for (k = 0; k < NSUBJ; k++) {
+		if (skip[k])
+			continue;
+		for (r = 0; r < rounds; r++)
+			v[0][r] = t[k][r] / n;
+		record("kapi", names[k], k >= PUSH2 ? "2" : "1", "ns/reading",
+		       v[0], rounds);
+	}
+	if (trace)
+		record_ratio("kapi", "push/trace_event", "1", t[PUSH1],
+			     t[TRACE1], rounds);
+	if (!two)
+		return 0;
+	for (r = 0; r < rounds; r++) {
+		v[0][r] = n / (t[PUSH1][r] / 1e9);
+		v[1][r] = 2 * n / (t[PUSH2][r] / 1e9);
+	}
+	record("kapi", "pushes_per_s", "1", "readings/s", v[0], rounds);
+	record("kapi", "pushes_per_s", "2", "readings/s", v[1], rounds);
+	record_ratio("kapi", "pushes_per_s(2)/pushes_per_s(1)", "2", v[1],
+		     v[0], rounds);
+	if (!trace)
+		return 0;
+	/*
+	 * The control: trace events go to per-CPU buffers and share nothing,
+	 * so their scaling is what two vCPUs of this host give at best.
+	 */
+	for (r = 0; r < rounds; r++) {
+		v[2][r] = n / (t[TRACE1][r] / 1e9);
+		v[3][r] = 2 * n / (t[TRACE2][r] / 1e9);
+	}
+	record_ratio("kapi", "trace_events_per_s(2)/trace_events_per_s(1)",
+		     "2", v[3], v[2], rounds);
+	return 0;
+}
+
 /* ---- report ------------------------------------------------------------------ */
 
 #define MAX_RUNS	16
@@ -1770,21 +1921,14 @@ static void derive_targets(void)
 	target("wake-ups per push, SET_WAKEUP 64", "64",
 	       find_row("stream", "wakeups_per_push", "64"), true,
 	       1.0 / 64 + 0.01);
+	target("kapi push/trace_event", "1",
+	       find_row("kapi", "push/trace_event", "1"), true, 1.0);
+	target("kapi pushes/s, 2 producers / 1", "2",
+	       find_row("kapi", "pushes_per_s(2)/pushes_per_s(1)", "2"),
+	       false, 1.3);
 	target("memory bytes/reading (worst)", "all",
 	       worst_row("memory", "driver_bytes_per_reading", NULL, true),
 	       true, 48);
-}
-
-static void read_small(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-
-	snprintf(buf, size, "unknown");
-	if (!f)
-		return;
-	if (fgets(buf, size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -1951,7 +2095,7 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: seqring_bench [-q] [-r ROUNDS] [-o FILE] ingest | fill N | listing N |\n"
-		"       contention | stream | memory N MEMINFO_BEFORE |\n"
+		"       contention | stream | kapi | memory N MEMINFO_BEFORE |\n"
 		"       report [-c CSV] [-j JSON]\n");
 	exit(2);
 }
@@ -2011,6 +2155,8 @@ int main(int argc, char **argv)
 		return cmd_contention();
 	if (!strcmp(cmd, "stream") && argc == 1)
 		return cmd_stream();
+	if (!strcmp(cmd, "kapi") && argc == 1)
+		return cmd_kapi();
 	if (!strcmp(cmd, "memory") && argc == 3)
 		return cmd_memory(parse_n(argv[1]), argv[2]);
 	print_usage();

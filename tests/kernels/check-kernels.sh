@@ -220,7 +220,8 @@ for s in "${suites[@]}"; do
 			>"$dir/build.log" 2>&1 &&
 		   cp "$src/seqring.ko" "$src/sequence.ko" \
 			"$src/samples/seqring_timerlat.ko" \
-			"$src/tests/extmod/seqring_extmod.ko" "$dir/"; then
+			"$src/tests/extmod/seqring_extmod.ko" \
+			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"
 			if grep -qE 'warning:|error:' "$dir/build.log"; then

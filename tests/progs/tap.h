@@ -177,6 +177,14 @@ static inline const char *errname(int e)
 		return "EOVERFLOW";
 	case EOPNOTSUPP:
 		return "EOPNOTSUPP";
+	case EEXIST:
+		return "EEXIST";
+	case ERANGE:
+		return "ERANGE";
+	case ETIMEDOUT:
+		return "ETIMEDOUT";
+	case EPROTO:
+		return "EPROTO";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;

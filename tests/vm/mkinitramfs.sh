@@ -16,6 +16,8 @@
 #   /etc/passwd /etc/group /etc/shadow /etc/nsswitch.conf
 #   /modules/seqring.ko /modules/sequence.ko /modules/seqring_timerlat.ko
 #   /modules/seqring_extmod.ko (tests/extmod, when built for that kernel)
+#   /modules/seqring_kunit.ko, seqring_producer.ko, seqring_kbench.ko (the
+#       test modules, where they were built)
 #   /usr/bin/seqringctl
 #   /tests/lib.sh /tests/MODE/*.sh /tests/bin/<test programs>
 #   the programs named in tests/MODE/binaries.txt, with their libraries
@@ -250,7 +252,10 @@ fi
 cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" "$timerlat_ko" modules/
 [ -f "$extmod_ko" ] && cp "$extmod_ko" modules/
 # KUnit tests of the ring: built only against a kernel with CONFIG_KUNIT.
-[ -f "$ko_dir/seqring_kunit.ko" ] && cp "$ko_dir/seqring_kunit.ko" modules/
+# The test modules of the kernel API (tests/kmod/): built where tests/ is.
+for m in seqring_kunit seqring_producer seqring_kbench; do
+	if [ -f "$ko_dir/$m.ko" ]; then cp "$ko_dir/$m.ko" modules/; fi
+done
 # The tree's tool is static; a packaged one (SEQRINGCTL) is dynamically
 # linked and brings its libraries.
 copy_with_libs "$ctl" /usr/bin/seqringctl 2>/dev/null
