@@ -297,8 +297,8 @@ static ssize_t seqring_listing_read(struct file *file, char __user *buf,
 
 /*
  * The debugfs listing has no debugfs proxy (debugfs.c), so that a file
- * still open when its ring is destroyed reads on to end of file rather
- * than failing with EIO. In exchange it keeps the ring alive itself: the
+ * still open when its ring is destroyed ends as a walk does at unload,
+ * with -ENODEV, rather than with debugfs's EIO. In exchange it keeps the ring alive itself: the
  * open takes a reference while debugfs_file_get() holds the removal off,
  * and debugfs keeps the file's data in i_private on every kernel.
  */
