@@ -291,15 +291,19 @@ seqring_slot_of(const struct seqring_slots *slots, u64 seq)
  * Reserve @n sequence numbers (step 1. at the top of this file) in
  * @slots, the array the caller read in the same section: a resize swaps
  * arrays under reserve_lock too. Interrupts off. Returns the first
- * sequence number; *@stamp is the time of the readings whose timestamp is
- * zero.
+ * sequence number. *@stamp: on entry, whether a reading has a zero
+ * timestamp; on return, the time to give them.
  */
 static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 						struct seqring_slots **slots,
 						unsigned int n, u64 *stamp)
 {
-	/* Read before the lock, which the clamp below keeps in order. */
-	u64 now = ktime_get_real_ns();
+	/*
+	 * Read before the lock, which the clamp below keeps in order; only
+	 * when some reading needs it (*@stamp set on entry): a clock read
+	 * is a good part of a push's cost.
+	 */
+	u64 now = *stamp ? ktime_get_real_ns() : 0;
 	u64 seq, end;
 	u32 capacity;
 
@@ -311,9 +315,11 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 	end = seq + n;
 	ring->head = end;
 	/* The clock may have been set back: never below the last stamp. */
-	if (now < ring->last_stamp)
-		now = ring->last_stamp;
-	ring->last_stamp = now;
+	if (now) {
+		if (now < ring->last_stamp)
+			now = ring->last_stamp;
+		ring->last_stamp = now;
+	}
 	/* Everything the new readings overwrite is gone before they come. */
 	if (end > capacity && end - capacity > ring->oldest_seq)
 		WRITE_ONCE(ring->oldest_seq, end - capacity);
@@ -352,16 +358,15 @@ static __always_inline bool seqring_slot_claim(struct seqring_slot *slot,
 }
 
 /*
- * Store @r as @seq in @slots (steps 2. and 3.), a zero timestamp replaced
- * by @stamp; @more: more readings of the same push follow. Interrupts off.
+ * Store @r as @seq in @slot, its slot (steps 2. and 3.), a zero timestamp
+ * replaced by @stamp; @more: more readings of the same push follow.
+ * Interrupts off.
  */
 static __always_inline void seqring_ring_store(struct seqring_ring *ring,
-					       struct seqring_slots *slots,
+					       struct seqring_slot *slot,
 					       const struct seqring_reading *r,
 					       u64 seq, u64 stamp, bool more)
 {
-	struct seqring_slot *slot = seqring_slot_of(slots, seq);
-
 	if (!seqring_slot_claim(slot, seq))
 		return;
 	slot->r = *r;
@@ -378,11 +383,11 @@ static __always_inline void seqring_ring_store(struct seqring_ring *ring,
  * A slot that holds a newer reading means @seq was overwritten (or will
  * never be stored), and everything up to it is dropped: an end.
  */
-static __always_inline int seqring_slot_state(const struct seqring_slots *slots,
+static __always_inline int seqring_slot_state(const struct seqring_slot *slot,
 					      u64 seq)
 {
 	/* Pairs with the release in seqring_ring_store(). */
-	u64 v = smp_load_acquire(&seqring_slot_of(slots, seq)->seq);
+	u64 v = smp_load_acquire(&slot->seq);
 
 	if (seqring_slot_seq(v) > seq)
 		return 1;
@@ -403,21 +408,26 @@ static u64 seqring_ring_publish(struct seqring_ring *ring)
 	u64 next = atomic64_read(&ring->next_seq);
 	u64 seq, end, published = 0;
 	int state;
+	u32 idx;
 
 	for (;;) {
 		/* Below oldest_seq all is dropped: nothing to wait for. */
 		seq = max(next, READ_ONCE(ring->oldest_seq));
 		end = seq > next ? seq : 0;
 		prev = rcu_dereference_sched(slots->prev);
+		div_u64_rem(seq, slots->capacity, &idx);
 		for (;; seq++) {
-			state = seqring_slot_state(slots, seq);
+			state = seqring_slot_state(&slots->slot[idx], seq);
 			/* Stored before a resize and not copied yet? */
 			if (!state && prev)
-				state = seqring_slot_state(prev, seq);
+				state = seqring_slot_state(seqring_slot_of(prev, seq),
+							   seq);
 			if (!state)
 				break;
 			if (state == 1)
 				end = seq + 1;
+			if (++idx == slots->capacity)
+				idx = 0;
 		}
 		if (!end)
 			return published;
@@ -539,7 +549,10 @@ void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 	unsigned long flags;
 	u64 seq, stamp, published;
 	unsigned int i, skip = 0;
+	u32 idx;
 
+	/* One clock read for the batch, whatever its readings' timestamps. */
+	stamp = 1;
 	local_irq_save(flags);
 	seq = seqring_ring_reserve(ring, &slots, n, &stamp);
 	/* Readings that the push itself overwrites are not stored at all. */
@@ -553,9 +566,13 @@ void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 		local_irq_save(flags);
 		/* Again in each section: a resize may have swapped arrays. */
 		slots = rcu_dereference_sched(ring->slots);
-		for (; i < end; i++)
-			seqring_ring_store(ring, slots, &r[i], seq + i, stamp,
-					   i + 1 < n);
+		div_u64_rem(seq + i, slots->capacity, &idx);
+		for (; i < end; i++) {
+			seqring_ring_store(ring, &slots->slot[idx], &r[i],
+					   seq + i, stamp, i + 1 < n);
+			if (++idx == slots->capacity)
+				idx = 0;
+		}
 		local_irq_restore(flags);
 		if (!(i % SEQRING_RESCHED_CHUNK))
 			cond_resched();
@@ -585,9 +602,11 @@ void __seqring_ring_push_one(struct seqring_ring *ring,
 	unsigned long flags;
 	u64 seq, stamp, published;
 
+	stamp = !r->timestamp_ns;
 	local_irq_save(flags);
 	seq = seqring_ring_reserve(ring, &slots, 1, &stamp);
-	seqring_ring_store(ring, slots, r, seq, stamp, false);
+	seqring_ring_store(ring, seqring_slot_of(slots, seq), r, seq, stamp,
+			   false);
 	published = seqring_ring_publish(ring);
 	local_irq_restore(flags);
 	seqring_ring_wake(ring, published, can_sleep);
@@ -696,8 +715,8 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * allocated before any lock is taken, and never by waking the OOM killer.
  * Producers go on pushing into the new array while the readings are
  * copied; readers, listing walks included, never make the resize wait,
- * and it never makes them wait. Process context; sleeps (an RCU grace
- * period). Resizes are serialised.
+ * and it never makes them wait. Process context; sleeps (an expedited
+ * RCU grace period). Resizes are serialised.
  *
  * Return: 0, -EINVAL for a capacity out of range, or -ENOMEM (the ring is
  * untouched).
@@ -725,8 +744,13 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	rcu_assign_pointer(ring->slots, new);
 	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
 
-	/* Producers that took the old array (interrupts off) are done. */
-	synchronize_rcu();
+	/*
+	 * Producers that took the old array (interrupts off) are done. An
+	 * expedited grace period: a normal one waits for CPUs busy with
+	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
+	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
+	 */
+	synchronize_rcu_expedited();
 	seqring_ring_migrate(ring, old, new, READ_ONCE(ring->oldest_seq),
 			     head);
 	/* The copies before: pairs with the acquire in seqring_ring_copy_rcu(). */

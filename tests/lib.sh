@@ -483,6 +483,9 @@ kcsan_ours() {
 start_holder() {
 	_sh_out=$1
 	shift
+	# Emptied here, not only by the background redirection: a "ready" of
+	# an earlier holder with the same file must not be taken for this one's.
+	: >"$_sh_out"
 	"${HOLD_PROG:-$BIN/hold_open}" "$@" >"$_sh_out" 2>&1 &
 	HOLDER_PID=$!
 	_tap_pids="$_tap_pids $HOLDER_PID"
