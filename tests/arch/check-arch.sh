@@ -43,29 +43,11 @@ cache=${SEQRING_CACHE:-/var/cache/seqring}
 out=$repo/build/arch
 mkdir -p "$out" "$cache/kernels"
 
-passed=0 failed=0 skipped=0 n=0
+. tests/lib-tier.sh
 rows=
 
 say() {
 	echo "# check-arch: $*"
-}
-
-# tap NAME LINE: renumber one result of kernel NAME into this stream.
-tap() {
-	local name=$1 line=$2 status desc
-	case $line in
-	"not ok "*) status="not ok" desc=${line#not ok } ;;
-	*) status=ok desc=${line#ok } ;;
-	esac
-	desc=${desc#*[0-9] }
-	desc=${desc#- }
-	n=$((n + 1))
-	echo "$status $n - $name: $desc"
-	case $status$line in
-	ok*"# SKIP"* | ok*"# skip"*) skipped=$((skipped + 1)) ;;
-	ok*) passed=$((passed + 1)) ;;
-	*) failed=$((failed + 1)) ;;
-	esac
 }
 
 # row NAME RESULT: one line of the table.
@@ -75,10 +57,7 @@ row() {
 
 # fail NAME WHAT [LOG]: kernel NAME failed before its tests.
 fail() {
-	tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
-	if [ -n "${3:-}" ] && [ -f "$3" ]; then
-		tail -n 20 "$3" | sed 's/^/# /'
-	fi
+	tier_fail "$@"
 	row "$1" "failed: $2"
 }
 
@@ -110,13 +89,13 @@ refuse() {
 	if tests/roots/inroot.sh "$root" make -C /src modules KDIR="/usr/src/$h" \
 		ARCH="$(karch "${arch[$name]}")" CROSS_COMPILE="$tr-" CC="$c" \
 		>"$out/$name/build.log" 2>&1; then
-		tap "$name" "not ok 1 - $desc: it built"
+		tier_tap "$name" "not ok 1 - $desc: it built"
 	elif grep -q '\*\*\* seqring needs a 64-bit kernel' "$out/$name/build.log" &&
 	     ! grep -q 'error:' "$out/$name/build.log"; then
-		tap "$name" "ok 1 - $desc"
+		tier_tap "$name" "ok 1 - $desc"
 		grep '\*\*\*' "$out/$name/build.log" | sed 's/^/# /'
 	else
-		tap "$name" "not ok 1 - $desc (log: $out/$name/build.log)"
+		tier_tap "$name" "not ok 1 - $desc (log: $out/$name/build.log)"
 		tail -n 20 "$out/$name/build.log" | sed 's/^/# /'
 	fi
 	desc="dkms build for $k on ${dkms_machine[${arch[$name]}]} says the module is not for it"
@@ -125,11 +104,11 @@ refuse() {
 		>"$out/$name/dkms.log" 2>&1
 	if grep -q 'BUILD_EXCLUSIVE' "$out/$name/dkms.log" &&
 	   ! grep -qE 'error:|make.*Error' "$out/$name/dkms.log"; then
-		tap "$name" "ok 2 - $desc"
+		tier_tap "$name" "ok 2 - $desc"
 		grep -i 'exclusive\|not supported' "$out/$name/dkms.log" | head -n 3 | sed 's/^/# /'
 		row "$name" "refused: Kbuild stops, dkms skips"
 	else
-		tap "$name" "not ok 2 - $desc (log: $out/$name/dkms.log)"
+		tier_tap "$name" "not ok 2 - $desc (log: $out/$name/dkms.log)"
 		tail -n 20 "$out/$name/dkms.log" | sed 's/^/# /'
 		row "$name" "failed: see $out/$name/dkms.log"
 	fi
@@ -147,7 +126,6 @@ while read -r name s a f w _ <&3; do
 done 3<"$here/arches.list"
 [ ${#names[@]} -gt 0 ] || { echo "check-arch: no kernel named '${ARCHES:-}' in $here/arches.list" >&2; exit 2; }
 
-start=$(date +%s)
 for name in "${names[@]}"; do
 	s=${suite[$name]} a=${arch[$name]} t0=$(date +%s)
 	dir=$out/$name
@@ -224,7 +202,7 @@ for name in "${names[@]}"; do
 		continue
 	fi
 	cp "$src/seqring.ko" "$src/sequence.ko" "$dir/"
-	tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
+	tier_tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"
 		row "$name" "built, W=1 C=2 silent ($(($(date +%s) - t0)) s)"
@@ -296,17 +274,8 @@ for name in "${names[@]}"; do
 	secs=$(($(date +%s) - t1))
 	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
 	tests/roots/rmroot.sh "$guest"
-	while IFS= read -r line; do
-		case $line in
-		"ok "* | "not ok "*) tap "$name" "$line" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$dir/check.log"
-	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
-	if [ -z "$summary" ]; then
-		tap "$name" "not ok 1 - the check tier ran to its summary (log: $dir/check.log)"
-		tail -n 20 "$dir/check.log" | sed 's/^/# /'
-	fi
+	tier_merge "$name" "$dir/check.log"
+	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: ${secs}s)"
 	row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
 done
@@ -316,12 +285,4 @@ done
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 } >"$out/results.md"
-echo "1..$n"
-sed 's/^/# /' "$out/results.md"
-echo "# check-arch took $(($(date +%s) - start))s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+tier_end check-arch "$out/results.md"

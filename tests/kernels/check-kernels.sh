@@ -51,38 +51,16 @@ cache=${SEQRING_CACHE:-/var/cache/seqring}
 out=$repo/build/kernels
 mkdir -p "$out" "$cache/kernels"
 
-passed=0 failed=0 skipped=0 n=0
+. tests/lib-tier.sh
 rows=
 
 say() {
 	echo "# check-kernels: $*"
 }
 
-# tap NAME LINE: renumber one result of kernel NAME into this stream.
-tap() {
-	local name=$1 line=$2 status desc
-	case $line in
-	"not ok "*) status="not ok" desc=${line#not ok } ;;
-	*) status=ok desc=${line#ok } ;;
-	esac
-	desc=${desc#*[0-9] } # the old number
-	desc=${desc#- }
-	n=$((n + 1))
-	echo "$status $n - $name: $desc"
-	case $status$line in
-	ok*"# SKIP"* | ok*"# skip"* | "not ok"*"# TODO"* | "not ok"*"# todo"*)
-		skipped=$((skipped + 1)) ;;
-	ok*) passed=$((passed + 1)) ;;
-	*) failed=$((failed + 1)) ;;
-	esac
-}
-
 # fail_kernel NAME WHAT [LOG]: kernel NAME failed before its VM ran.
 fail_kernel() {
-	tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
-	if [ -n "${3:-}" ] && [ -f "$3" ]; then
-		tail -n 20 "$3" | sed 's/^/# /'
-	fi
+	tier_fail "$@"
 	rows+="| $1 | ${suite[$1]} | ${kver[$1]:--} | ${ver[$1]:--} | - | - | failed: $2 |"$'\n'
 }
 
@@ -105,8 +83,6 @@ suites=()
 for name in "${names[@]}"; do
 	case " ${suites[*]} " in *" ${suite[$name]} "*) ;; *) suites+=("${suite[$name]}") ;; esac
 done
-
-start=$(date +%s)
 
 # --- 1. resolve ----------------------------------------------------------------
 # image_there SUITE KVER VERSION: the mirror has the image package's file
@@ -271,7 +247,7 @@ if [ "$prepare" = 1 ]; then
 			status=1
 		fi
 	done
-	say "prepared in $(($(date +%s) - start))s"
+	say "prepared in $(($(date +%s) - tier_start))s"
 	exit "$status"
 fi
 
@@ -289,17 +265,8 @@ for name in "${names[@]}"; do
 	fi
 	SEQRING_KO_DIR=$dir KERNEL=$img tests/vm/run.sh check >"$dir/check.log" 2>&1
 	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
-	while IFS= read -r line; do
-		case $line in
-		"ok "* | "not ok "*) tap "$name" "$line" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$dir/check.log"
-	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
-	if [ -z "$summary" ]; then
-		tap "$name" "not ok 1 - the check tier ran to its summary (log: $dir/check.log)"
-		tail -n 20 "$dir/check.log" | sed 's/^/# /'
-	fi
+	tier_merge "$name" "$dir/check.log"
+	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: $(($(date +%s) - t0))s)"
 	c=${cc[$name]}
 	rows+="| $name | ${suite[$name]} | ${kver[$name]} | ${ver[$name]} | ${c%% (*} ${c##* } |"
@@ -311,12 +278,4 @@ done
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 } >"$out/results.md"
-echo "1..$n"
-sed 's/^/# /' "$out/results.md"
-echo "# check-kernels took $(($(date +%s) - start))s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+tier_end check-kernels "$out/results.md"

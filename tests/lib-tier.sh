@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib-tier.sh - what the tiers that run the check tier on many kernels
+# share (bash; sourced by tests/kernels/check-kernels.sh and
+# tests/arch/check-arch.sh): one TAP stream in which every result of every
+# kernel is renumbered and named after its kernel ("ok 12 - 5.10: ..."),
+# counted, and closed like every tier: the plan, the per-kernel table as
+# comments, and as the last line
+#   N passed, N failed[, N skipped]
+#
+# Use:	. tests/lib-tier.sh
+#	tier_tap NAME "ok 1 - the modules build"
+#	tier_merge NAME build/kernels/NAME/check.log   # sets tier_summary
+#	...
+#	tier_end check-kernels build/kernels/results.md  # exit status
+#
+# "# SKIP" on an ok and "# TODO" on a not ok count as skipped.
+
+tier_passed=0 tier_failed=0 tier_skipped=0 tier_n=0
+tier_summary=
+tier_start=$(date +%s)
+
+# tier_tap NAME LINE: renumber one TAP result LINE of kernel NAME into
+# this stream and count it.
+tier_tap() {
+	local name=$1 line=$2 status desc
+	case $line in
+	"not ok "*) status="not ok" desc=${line#not ok } ;;
+	*) status=ok desc=${line#ok } ;;
+	esac
+	desc=${desc#*[0-9] } # the old number
+	desc=${desc#- }
+	tier_n=$((tier_n + 1))
+	echo "$status $tier_n - $name: $desc"
+	case $status$line in
+	ok*"# SKIP"* | ok*"# skip"* | "not ok"*"# TODO"* | "not ok"*"# todo"*)
+		tier_skipped=$((tier_skipped + 1)) ;;
+	ok*) tier_passed=$((tier_passed + 1)) ;;
+	*) tier_failed=$((tier_failed + 1)) ;;
+	esac
+}
+
+# tier_fail NAME WHAT [LOG]: kernel NAME failed before its tests ran: one
+# "not ok", and the tail of LOG as comments.
+tier_fail() {
+	tier_tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then
+		tail -n 20 "$3" | sed 's/^/# /'
+	fi
+}
+
+# tier_merge NAME LOG: the results and comments of a tests/vm/run.sh log
+# LOG, renumbered for kernel NAME. Sets tier_summary to LOG's closing
+# line ("N passed, N failed..."); a log without one (the VM died, timed
+# out) adds a "not ok" and leaves tier_summary empty.
+tier_merge() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*) tier_tap "$1" "$line" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$2"
+	tier_summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+	if [ -z "$tier_summary" ]; then
+		tier_fail "$1" "the check tier ran to its summary" "$2"
+	fi
+}
+
+# tier_end TIER TABLE: the plan, the markdown table in file TABLE as
+# comments, the time since this file was sourced, and the closing line.
+# Returns 0 iff nothing failed.
+tier_end() {
+	echo "1..$tier_n"
+	sed 's/^/# /' "$2"
+	echo "# $1 took $(($(date +%s) - tier_start))s"
+	if [ "$tier_skipped" -gt 0 ]; then
+		echo "$tier_passed passed, $tier_failed failed, $tier_skipped skipped"
+	else
+		echo "$tier_passed passed, $tier_failed failed"
+	fi
+	[ "$tier_failed" -eq 0 ]
+}
