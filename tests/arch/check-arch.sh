@@ -21,7 +21,8 @@
 #      harness needs (the TAP stream goes to a virtio console), kept in
 #      $SEQRING_CACHE/kernels/KVER_VERSION/;
 #   4. boot ("boot" only): tests/vm/run.sh check with VM_ARCH, the
-#      initramfs taking busybox, kmod and udevadm from an unpacked root of
+#      initramfs taking busybox, kmod, udevadm and the programs of
+#      tests/check/binaries.txt (jq, journald) from an unpacked root of
 #      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts.
 #
 # Output: one TAP stream, every result named after its kernel, then the
@@ -255,10 +256,11 @@ for name in "${names[@]}"; do
 		rm -rf "$dl"
 	fi
 
-	# 4. boot, with busybox, kmod and udevadm of ARCH.
+	# 4. boot, with busybox, kmod and udevadm of ARCH, and the programs
+	# of tests/check/binaries.txt (jq; systemd's journald, journalctl).
 	guest=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-guest.XXXXXX") && rmdir "$guest"
 	if ! ROOT_ARCH=$a tests/roots/mkroot.sh bookworm "$guest" busybox-static kmod udev \
-		>"$dir/guest.log" 2>&1; then
+		jq systemd >"$dir/guest.log" 2>&1; then
 		tests/roots/rmroot.sh "$guest"
 		fail "$name" "an unpacked bookworm root of $a" "$dir/guest.log"
 		continue
