@@ -73,8 +73,11 @@ help:
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
 	@echo "  check-arch  the driver on other CPUs (tests/arch/arches.list):"
 	@echo "           arm64 cross-built and its check tier run on Debian's"
-	@echo "           arm64 kernels under qemu-system-aarch64 (tcg, slow);"
-	@echo "           riscv64 and ppc64el cross-built with W=1 C=2"
+	@echo "           arm64 kernels (PREEMPT_RT too) under"
+	@echo "           qemu-system-aarch64 (tcg, slow); the Debian packages built and"
+	@echo "           installed in an arm64 root under qemu-user, DKMS"
+	@echo "           building the module there; riscv64 and ppc64el"
+	@echo "           cross-built with W=1 C=2"
 	@echo "           (ARCHES=\"arm64-6.1 riscv64\": a subset)"
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
 	@echo "           debug kernel's stress tier, check-planted, check-kcsan"
@@ -183,8 +186,10 @@ check-kernels: deps
 
 # Everything for the other CPUs is built in Debian roots; the host only
 # runs QEMU.
+# qemu-user (binfmt_misc) runs the arm64 root that builds and installs the
+# packages (tests/arch/packages.sh).
 check-arch: deps
-	tests/vm/deps.sh qemu-system-arm
+	tests/vm/deps.sh qemu-system-arm qemu-user-static binfmt-support
 	ARCHES="$(ARCHES)" tests/arch/check-arch.sh
 
 # CI's tiers and those that do not fit its time, summed up (see .ci/run).

@@ -11,6 +11,7 @@
 # Use:	. tests/lib-tier.sh
 #	tier_tap NAME "ok 1 - the modules build"
 #	tier_merge NAME build/kernels/NAME/check.log   # sets tier_summary
+#	tier_merge NAME script.log $?                  # a TAP script's
 #	...
 #	tier_end check-kernels build/kernels/results.md  # exit status
 #
@@ -49,18 +50,42 @@ tier_fail() {
 	fi
 }
 
-# tier_merge NAME LOG: the results and comments of a tests/vm/run.sh log
-# LOG, renumbered for kernel NAME. Sets tier_summary to LOG's closing
-# line ("N passed, N failed..."); a log without one (the VM died, timed
-# out) adds a "not ok" and leaves tier_summary empty.
+# tier_merge NAME LOG [STATUS]: the results and comments of LOG,
+# renumbered for kernel NAME. LOG is a tests/vm/run.sh log, or with STATUS
+# the output of a TAP script that exited with STATUS. Sets tier_summary
+# to the closing line ("N passed, N failed..."): run.sh's last one, or
+# for a script, its own counts. A log that did not run to its end (no
+# summary line; for a script, fewer results than its plan, or a failing
+# exit status without a failed test) adds a "not ok" and leaves
+# tier_summary empty.
 tier_merge() {
-	local line
+	local line plan=none ran=0 bad=0 skip=0
 	while IFS= read -r line; do
 		case $line in
-		"ok "* | "not ok "*) tier_tap "$1" "$line" ;;
+		"ok "* | "not ok "*)
+			tier_tap "$1" "$line"
+			ran=$((ran + 1))
+			case $line in
+			ok*"# SKIP"* | ok*"# skip"*) skip=$((skip + 1)) ;;
+			"not ok"*) bad=$((bad + 1)) ;;
+			esac
+			;;
+		1..[0-9]*) plan=${line#1..} plan=${plan%%[!0-9]*} ;;
 		"#"*) echo "$line" ;;
 		esac
 	done <"$2"
+	tier_summary=
+	if [ $# -ge 3 ]; then
+		if [ "$ran" != "$plan" ]; then
+			tier_fail "$1" "planned $plan tests, ran $ran" "$2"
+		elif [ "$3" -ne 0 ] && [ "$bad" -eq 0 ]; then
+			tier_fail "$1" "exited with status $3" "$2"
+		else
+			tier_summary="$((ran - bad - skip)) passed, $bad failed"
+			[ "$skip" -eq 0 ] || tier_summary+=", $skip skipped"
+		fi
+		return
+	fi
 	tier_summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
 	if [ -z "$tier_summary" ]; then
 		tier_fail "$1" "the check tier ran to its summary" "$2"

@@ -218,6 +218,24 @@ for name in "${names[@]}"; do
 	find "$src/tests/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dir/progs/" \;
 	cp "$src/tools/seqringctl" "$dir/"
 	tests/roots/rmroot.sh "$root"
+	boot_ko=$dir boot_ctl=$dir/seqringctl boot_rules=$repo/udev-rules/60-seqring.rules
+
+	# 2b. "packages": the Debian packages built and installed in an
+	# emulated root of ARCH, DKMS building the modules there; the boot
+	# below then runs the check tier on those modules, with the
+	# packaged tool and udev rule.
+	if [ "${what[$name]}" = packages ]; then
+		REPO=$repo SEQRING_TESTS=$repo/tests bash "$here/packages.sh" "$a" "$s" "$h" "$v" \
+			"$dir/pkg" </dev/null >"$dir/packages.log" 2>&1
+		tier_merge "$name" "$dir/packages.log" $?
+		if [ ! -s "$dir/pkg/ko/seqring.ko" ] || [ ! -s "$dir/pkg/seqringctl" ]; then
+			row "$name" "packages: ${tier_summary:-failed}; not booted"
+			continue
+		fi
+		say "$name: packages: $tier_summary"
+		pkg_summary=$tier_summary
+		boot_ko=$dir/pkg/ko boot_ctl=$dir/pkg/seqringctl boot_rules=$dir/pkg/60-seqring.rules
+	fi
 
 	# 3. image: the kernel and the virtio console's modules.
 	k=${kver[$name]}
@@ -267,8 +285,8 @@ for name in "${names[@]}"; do
 	fi
 	early=$(ls "$img"/early/virtio_mmio.ko* "$img"/early/virtio_console.ko*)
 	t1=$(date +%s)
-	GUEST_ROOT=$guest SEQRING_PROGS_DIR=$dir/progs SEQRING_KO_DIR=$dir \
-		SEQRINGCTL=$dir/seqringctl SEQRING_EARLY_MODULES="$early" \
+	GUEST_ROOT=$guest SEQRING_PROGS_DIR=$dir/progs SEQRING_KO_DIR=$boot_ko \
+		SEQRINGCTL=$boot_ctl SEQRING_RULES=$boot_rules SEQRING_EARLY_MODULES="$early" \
 		VM_ARCH=aarch64 KERNEL=$img/vmlinuz-$k \
 		VM_TIMEOUT=${ARCH_VM_TIMEOUT:-3600} \
 		VM_SCRIPT_TIMEOUT=${ARCH_SCRIPT_TIMEOUT:-600} \
@@ -279,7 +297,11 @@ for name in "${names[@]}"; do
 	tier_merge "$name" "$dir/check.log"
 	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: ${secs}s)"
-	row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
+	if [ "${what[$name]}" = packages ]; then
+		row "$name" "packages: $pkg_summary; check tier on the DKMS-built modules: ${summary:-failed before its summary} (VM ${secs} s)"
+	else
+		row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
+	fi
 done
 
 {
