@@ -24,6 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
+	prune-cache \
 	check-all install install-tools install-bin install-conf install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -79,6 +80,9 @@ help:
 	@echo "           building the module there; riscv64 and ppc64el"
 	@echo "           cross-built with W=1 C=2"
 	@echo "           (ARCHES=\"arm64-6.1 riscv64\": a subset)"
+	@echo "  prune-cache  remove the cached roots, kernel images and lists"
+	@echo "           the tree no longer uses (PRUNE_ARGS=--dry-run: list"
+	@echo "           them); check-kernels and check-arch end with it"
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
 	@echo "           debug kernel's stress tier, check-planted, check-kcsan"
 	@echo "           and check-arch"
@@ -183,6 +187,7 @@ check-fresh:
 check-kernels: deps
 	$(MAKE) tool progs WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
+	tests/kernels/prune-cache.sh
 
 # Everything for the other CPUs is built in Debian roots; the host only
 # runs QEMU.
@@ -191,6 +196,13 @@ check-kernels: deps
 check-arch: deps
 	tests/vm/deps.sh qemu-system-arm qemu-user-static binfmt-support
 	ARCHES="$(ARCHES)" tests/arch/check-arch.sh
+	tests/kernels/prune-cache.sh
+
+# Removes from SEQRING_CACHE the roots, images and package lists this tree
+# no longer uses (tests/kernels/prune-cache.sh says which);
+# PRUNE_ARGS=--dry-run only lists them.
+prune-cache:
+	tests/kernels/prune-cache.sh $(PRUNE_ARGS)
 
 # CI's tiers and those that do not fit its time, summed up (see .ci/run).
 check-all:

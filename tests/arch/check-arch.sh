@@ -127,6 +127,11 @@ while read -r name s a f w _ <&3; do
 done 3<"$here/arches.list"
 [ ${#names[@]} -gt 0 ] || { echo "check-arch: no kernel named '${ARCHES:-}' in $here/arches.list" >&2; exit 2; }
 
+# The cache's pruning (make prune-cache), on a fake cache: check-arch is
+# what adds most to the cache.
+bash tests/kernels/prune-cache-test.sh </dev/null >"$out/prune-cache-test.log" 2>&1
+tier_merge cache "$out/prune-cache-test.log" $?
+
 for name in "${names[@]}"; do
 	s=${suite[$name]} a=${arch[$name]} t0=$(date +%s)
 	dir=$out/$name
@@ -273,6 +278,7 @@ for name in "${names[@]}"; do
 		mv "$dl/vmlinuz" "$img/vmlinuz-$k"
 		rm -rf "$dl"
 	fi
+	touch -c "$img" # used: tests/kernels/prune-cache.sh keeps it
 
 	# 4. boot, with busybox, kmod and udevadm of ARCH, and the programs
 	# of tests/check/binaries.txt (jq; systemd's journald, journalctl).

@@ -263,6 +263,7 @@ for name in "${names[@]}"; do
 		fail_kernel "$name" "download the image of ${kver[$name]} (${ver[$name]})" "$dir/build.log"
 		continue
 	fi
+	touch -c "${img%/*}" # used: prune-cache.sh keeps it
 	SEQRING_KO_DIR=$dir KERNEL=$img tests/vm/run.sh check >"$dir/check.log" 2>&1
 	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
 	tier_merge "$name" "$dir/check.log"

@@ -122,7 +122,10 @@ hash=$({
 } | sha256sum | cut -c1-16)
 tarball=$cache/$suite${ROOT_ARCH:+-$ROOT_ARCH}-$hash.tar.zst
 
+# Unpacking a root marks it used (tests/kernels/prune-cache.sh keeps
+# what was used lately).
 restore() {
+	touch -c "$tarball"
 	mkdir -p "$dest"
 	zstd -dcq "$tarball" | tar -C "$dest" --numeric-owner -xpf - ||
 		die "cannot unpack $tarball into $dest"
