@@ -24,7 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache \
+	prune-cache bench-arch \
 	check-all install install-tools install-bin install-conf install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -80,6 +80,9 @@ help:
 	@echo "           building the module there; riscv64 and ppc64el"
 	@echo "           cross-built with W=1 C=2"
 	@echo "           (ARCHES=\"arm64-6.1 riscv64\": a subset)"
+	@echo "  bench-arch  make bench's benchmarks in an arm64 VM (tcg):"
+	@echo "           the booted kernels of ARCHES (default arm64-6.1),"
+	@echo "           results in build/arch/NAME/bench/ (QUICK=1: short)"
 	@echo "  prune-cache  remove the cached roots, kernel images and lists"
 	@echo "           the tree no longer uses (PRUNE_ARGS=--dry-run: list"
 	@echo "           them); check-kernels and check-arch end with it"
@@ -197,6 +200,14 @@ check-arch: deps
 	tests/vm/deps.sh qemu-system-arm qemu-user-static binfmt-support
 	ARCHES="$(ARCHES)" tests/arch/check-arch.sh
 	tests/kernels/prune-cache.sh
+
+# make bench's run in an arm64 VM (tests/arch/check-arch.sh, ARCH_TIER=bench):
+# the booted kernels of ARCHES (default arm64-6.1); results in
+# build/arch/NAME/bench/. QUICK=1 as for make bench.
+bench-arch: deps
+	tests/vm/deps.sh qemu-system-arm
+	ARCH_TIER=bench ARCHES="$(or $(ARCHES),arm64-6.1)" QUICK=$(QUICK) \
+		tests/arch/check-arch.sh
 
 # Removes from SEQRING_CACHE the roots, images and package lists this tree
 # no longer uses (tests/kernels/prune-cache.sh says which);

@@ -116,12 +116,20 @@ refuse() {
 }
 declare -A dkms_machine=([i386]=i686 [armhf]=armv7l)
 
+tier=${ARCH_TIER:-check}
+case $tier in
+check | bench) ;;
+*) echo "check-arch: ARCH_TIER is check or bench, not '$tier'" >&2; exit 2 ;;
+esac
+
 declare -A suite arch flavour what kver ver
 names=()
 want=" ${ARCHES:-} "
 while read -r name s a f w _ <&3; do
 	case $name in "" | "#"*) continue ;; esac
 	[ "$want" = "  " ] || [ "${want#* "$name" }" != "$want" ] || continue
+	# The bench runs on booted kernels only.
+	[ "$tier" = check ] || [ "$w" = boot ] || continue
 	suite[$name]=$s arch[$name]=$a flavour[$name]=$f what[$name]=$w
 	names+=("$name")
 done 3<"$here/arches.list"
@@ -129,8 +137,10 @@ done 3<"$here/arches.list"
 
 # The cache's pruning (make prune-cache), on a fake cache: check-arch is
 # what adds most to the cache.
-bash tests/kernels/prune-cache-test.sh </dev/null >"$out/prune-cache-test.log" 2>&1
-tier_merge cache "$out/prune-cache-test.log" $?
+if [ "$tier" = check ]; then
+	bash tests/kernels/prune-cache-test.sh </dev/null >"$out/prune-cache-test.log" 2>&1
+	tier_merge cache "$out/prune-cache-test.log" $?
+fi
 
 for name in "${names[@]}"; do
 	s=${suite[$name]} a=${arch[$name]} t0=$(date +%s)
@@ -214,9 +224,9 @@ for name in "${names[@]}"; do
 		row "$name" "built, W=1 C=2 silent ($(($(date +%s) - t0)) s)"
 		continue
 	fi
-	if ! build tool progs CC="$c"; then
+	if ! build tool progs CC="$c" || ! build -C tests/bench CC="$c"; then
 		tests/roots/rmroot.sh "$root"
-		fail "$name" "cross-build the tool and the test programs" "$dir/build.log"
+		fail "$name" "cross-build the tool, the test programs and the bench" "$dir/build.log"
 		continue
 	fi
 	mkdir -p "$dir/progs"
@@ -290,20 +300,36 @@ for name in "${names[@]}"; do
 		continue
 	fi
 	early=$(ls "$img"/early/virtio_mmio.ko* "$img"/early/virtio_console.ko*)
+	vm=(GUEST_ROOT="$guest" SEQRING_PROGS_DIR="$dir/progs" SEQRING_KO_DIR="$boot_ko"
+		SEQRINGCTL="$boot_ctl" SEQRING_RULES="$boot_rules" SEQRING_EARLY_MODULES="$early"
+		VM_ARCH=aarch64 KERNEL="$img/vmlinuz-$k")
 	t1=$(date +%s)
-	GUEST_ROOT=$guest SEQRING_PROGS_DIR=$dir/progs SEQRING_KO_DIR=$boot_ko \
-		SEQRINGCTL=$boot_ctl SEQRING_RULES=$boot_rules SEQRING_EARLY_MODULES="$early" \
-		VM_ARCH=aarch64 KERNEL=$img/vmlinuz-$k \
-		VM_TIMEOUT=${ARCH_VM_TIMEOUT:-3600} \
-		VM_SCRIPT_TIMEOUT=${ARCH_SCRIPT_TIMEOUT:-600} \
-		tests/vm/run.sh check >"$dir/check.log" 2>&1
+	if [ "$tier" = bench ]; then
+		# make bench's way, in this kernel's VM (tsc=reliable is
+		# x86's: arm64 reads its generic timer in the vDSO).
+		env "${vm[@]}" BENCH_APPEND= QUICK="${QUICK:-0}" \
+			tests/bench/run-bench.sh >"$dir/bench.log" 2>&1
+		mkdir -p "$dir/bench"
+		cp build/bench/results.txt build/bench/results.csv build/bench/results.json \
+			build/bench/run.log build/bench/tap.log "$dir/bench/" 2>/dev/null
+		cp build/vm/bench-console.log "$dir/console.log" 2>/dev/null
+		log=$dir/bench/run.log
+	else
+		env "${vm[@]}" VM_TIMEOUT="${ARCH_VM_TIMEOUT:-3600}" \
+			VM_SCRIPT_TIMEOUT="${ARCH_SCRIPT_TIMEOUT:-600}" \
+			tests/vm/run.sh check >"$dir/check.log" 2>&1
+		cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
+		log=$dir/check.log
+	fi
 	secs=$(($(date +%s) - t1))
-	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
 	tests/roots/rmroot.sh "$guest"
-	tier_merge "$name" "$dir/check.log"
+	tier_merge "$name" "$log"
 	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: ${secs}s)"
-	if [ "${what[$name]}" = packages ]; then
+	if [ "$tier" = bench ]; then
+		sed 's/^/# /' "$dir/bench/results.txt" 2>/dev/null
+		row "$name" "bench$([ "${QUICK:-0}" = 1 ] && echo " QUICK=1"): ${summary:-failed before its summary} (VM ${secs} s; $dir/bench/results.txt)"
+	elif [ "${what[$name]}" = packages ]; then
 		row "$name" "packages: $pkg_summary; check tier on the DKMS-built modules: ${summary:-failed before its summary} (VM ${secs} s)"
 	else
 		row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
