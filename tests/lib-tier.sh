@@ -16,6 +16,10 @@
 #	tier_end check-kernels build/kernels/results.md  # exit status
 #
 # "# SKIP" on an ok and "# TODO" on a not ok count as skipped.
+#
+# And the mirror's kernels: tier_image_there, tier_older_kernel (the
+# packages of amd64, or of the Debian architecture in ARCH, as
+# tests/kernels/suite-apt.sh; the caller's cache in $cache).
 
 tier_passed=0 tier_failed=0 tier_skipped=0 tier_n=0
 tier_summary=
@@ -90,6 +94,40 @@ tier_merge() {
 	if [ -z "$tier_summary" ]; then
 		tier_fail "$1" "the check tier ran to its summary" "$2"
 	fi
+}
+
+# tier_image_there SUITE KVER VERSION: the mirror has the image package's
+# file (or it is cached). A mirror can list a version whose file it lacks
+# (seen: bullseye-security's signed rt-amd64 and arm64 images answer 404
+# while their headers are there).
+tier_image_there() {
+	local uri
+	[ ! -s "$cache/kernels/$2_$3/vmlinuz-$2" ] || return 0
+	uri=$(tests/kernels/suite-apt.sh "$1" apt-get download --print-uris "linux-image-$2=$3" 2>/dev/null |
+		sed -n "s/^'\([^']*\)'.*/\1/p" | head -n 1)
+	[ -n "$uri" ] && curl -sfI -o /dev/null --retry 2 "$uri"
+}
+
+# tier_older_kernel SUITE FLAVOUR KVER: "linux-headers-K VERSION" of the
+# newest kernel of FLAVOUR in SUITE older than KVER whose image the
+# mirror has.
+tier_older_kernel() {
+	local h k v
+	for h in $(tests/kernels/suite-apt.sh "$1" apt-cache pkgnames linux-headers- 2>/dev/null |
+		grep -E "^linux-headers-[0-9][0-9.]*-[0-9]+-$2\$" | sort -Vr); do
+		k=${h#linux-headers-}
+		[ "$(printf '%s\n%s\n' "$k" "$3" | sort -V | head -n 1)" = "$k" ] &&
+			[ "$k" != "$3" ] || continue
+		v=$(tests/kernels/suite-apt.sh "$1" apt-cache policy "$h" 2>/dev/null |
+			awk '$1 == "Candidate:" { print $2 }')
+		[ -n "$v" ] && [ "$v" != "(none)" ] || continue
+		if tier_image_there "$1" "$k" "$v"; then
+			echo "# using $k ($v), the newest older $2 kernel the mirror has" >&2
+			echo "$h $v"
+			return 0
+		fi
+	done
+	return 1
 }
 
 # tier_end TIER TABLE: the plan, the markdown table in file TABLE as

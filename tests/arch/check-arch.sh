@@ -158,6 +158,20 @@ for name in "${names[@]}"; do
 		fail "$name" "no linux-headers-${flavour[$name]} for $a in $s"
 		continue
 	fi
+	# A kernel to boot must have its image on the mirror; else the
+	# newest older one of the flavour that has (as check-kernels).
+	case ${what[$name]} in
+	boot | packages)
+		if ! ARCH=$a tier_image_there "$s" "${h#linux-headers-}" "$v"; then
+			say "$name: the mirror lists linux-image-${h#linux-headers-} $v but has no such file"
+			if ! other=$(ARCH=$a tier_older_kernel "$s" "${flavour[$name]}" "${h#linux-headers-}"); then
+				fail "$name" "no image of ${h#linux-headers-} ($v) nor of an older ${flavour[$name]} kernel on the mirror"
+				continue
+			fi
+			read -r h v <<<"$other"
+		fi
+		;;
+	esac
 	kver[$name]=${h#linux-headers-} ver[$name]=$v
 	say "$name: ${kver[$name]} ($v) from $s"
 
@@ -178,7 +192,9 @@ for name in "${names[@]}"; do
 	unpack=("$h=$v")
 	for p in $deps; do
 		case $p in
-		"$gcc") ;;
+		# The image (6.12's headers depend on it) is booted, not
+		# installed.
+		"$gcc" | linux-image-*) ;;
 		*"-${flavour[$name]}="*) unpack+=("$p") ;;
 		*) pkgs+=("$p") ;;
 		esac

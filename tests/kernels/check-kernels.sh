@@ -85,39 +85,6 @@ for name in "${names[@]}"; do
 done
 
 # --- 1. resolve ----------------------------------------------------------------
-# image_there SUITE KVER VERSION: the mirror has the image package's file
-# (or it is cached). A mirror can list a version whose file it lacks (seen:
-# bullseye-security's signed rt-amd64 images answer 404 while their headers
-# are there).
-image_there() {
-	local uri
-	[ ! -s "$cache/kernels/$2_$3/vmlinuz-$2" ] || return 0
-	uri=$("$here/suite-apt.sh" "$1" apt-get download --print-uris "linux-image-$2=$3" 2>/dev/null |
-		sed -n "s/^'\([^']*\)'.*/\1/p" | head -n 1)
-	[ -n "$uri" ] && curl -sfI -o /dev/null --retry 2 "$uri"
-}
-
-# older_kernel SUITE FLAVOUR KVER: "linux-headers-K VERSION" of the newest
-# kernel of FLAVOUR in SUITE older than KVER whose image the mirror has.
-older_kernel() {
-	local h k v
-	for h in $("$here/suite-apt.sh" "$1" apt-cache pkgnames linux-headers- 2>/dev/null |
-		grep -E "^linux-headers-[0-9][0-9.]*-[0-9]+-$2\$" | sort -Vr); do
-		k=${h#linux-headers-}
-		[ "$(printf '%s\n%s\n' "$k" "$3" | sort -V | head -n 1)" = "$k" ] &&
-			[ "$k" != "$3" ] || continue
-		v=$("$here/suite-apt.sh" "$1" apt-cache policy "$h" 2>/dev/null |
-			awk '$1 == "Candidate:" { print $2 }')
-		[ -n "$v" ] && [ "$v" != "(none)" ] || continue
-		if image_there "$1" "$k" "$v"; then
-			say "using $k ($v), the newest older $2 kernel the mirror has" >&2
-			echo "$h $v"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # Every kernel of a suite in use is resolved, selected or not: a suite's
 # root holds the headers of all of them, so its cache key does not depend
 # on KERNELS.
@@ -133,9 +100,9 @@ for s in "${suites[@]}"; do
 			fail[$name]="no linux-headers-${flavour[$name]} in $s"
 			continue
 		fi
-		if ! image_there "$s" "${h#linux-headers-}" "$v"; then
+		if ! tier_image_there "$s" "${h#linux-headers-}" "$v"; then
 			say "$name: the mirror lists linux-image-${h#linux-headers-} $v but has no such file"
-			if ! other=$(older_kernel "$s" "${flavour[$name]}" "${h#linux-headers-}"); then
+			if ! other=$(tier_older_kernel "$s" "${flavour[$name]}" "${h#linux-headers-}"); then
 				fail[$name]="no image of ${h#linux-headers-} ($v) nor of an older ${flavour[$name]} kernel on the mirror"
 				continue
 			fi
