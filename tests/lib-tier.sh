@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # lib-tier.sh - what the tiers that run the check tier on many kernels
 # share (bash; sourced by tests/kernels/check-kernels.sh and
@@ -102,6 +103,7 @@ tier_merge() {
 # while their headers are there).
 tier_image_there() {
 	local uri
+	# shellcheck disable=SC2154 # $cache is the caller's
 	[ ! -s "$cache/kernels/$2_$3/vmlinuz-$2" ] || return 0
 	uri=$(tests/kernels/suite-apt.sh "$1" apt-get download --print-uris "linux-image-$2=$3" 2>/dev/null |
 		sed -n "s/^'\([^']*\)'.*/\1/p" | head -n 1)
