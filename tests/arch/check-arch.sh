@@ -287,10 +287,14 @@ for name in "${names[@]}"; do
 		boot_ko=$dir/pkg/ko boot_ctl=$dir/pkg/seqringctl boot_rules=$dir/pkg/60-seqring.rules
 	fi
 
-	# 3. image: the kernel and the virtio console's modules.
+	# 3. image: the kernel and the virtio console's modules, with the
+	# modules they need (5.10 has virtio and virtio_ring as modules;
+	# 6.12 has the console built in), in the order to load them:
+	# early/order (an entry cached before that file existed is fetched
+	# again).
 	k=${kver[$name]}
 	img=$cache/kernels/${k}_$v
-	if [ ! -s "$img/vmlinuz-$k" ]; then
+	if [ ! -s "$img/vmlinuz-$k" ] || [ ! -f "$img/early/order" ]; then
 		dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX")
 		if ! (
 			cd "$dl" || exit 1
@@ -304,9 +308,22 @@ for name in "${names[@]}"; do
 			done
 			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
 			mkdir -p early
-			for m in virtio_mmio virtio_console; do
-				find x -name "$m.ko*" -exec cp {} early/ \;
-			done
+			: >early/order
+			# want MOD: the modules MOD depends on (modinfo reads
+			# them from another CPU's module too), then MOD; none
+			# if MOD is built in. (The package has no modules.dep:
+			# its postinst runs depmod.)
+			want() {
+				local m=$1 f d
+				f=$(find x -name "$m.ko*" -o -name "${m//_/-}.ko*" | head -n 1)
+				[ -n "$f" ] || return 0
+				grep -qx "${f##*/}" early/order && return 0
+				for d in $(modinfo -F depends "$f" | tr ',' ' '); do
+					want "$d" || return 1
+				done
+				cp "$f" early/ && echo "${f##*/}" >>early/order
+			}
+			want virtio_mmio && want virtio_console || exit 1
 			if [ -f "x/boot/vmlinuz-$k" ]; then
 				cp "x/boot/vmlinuz-$k" vmlinuz
 			else
@@ -334,9 +351,7 @@ for name in "${names[@]}"; do
 		fail "$name" "an unpacked bookworm root of $a" "$dir/guest.log"
 		continue
 	fi
-	# In this order; a kernel that has one built in (6.12's console)
-	# ships no module of it.
-	early=$(for m in virtio_mmio virtio_console; do ls "$img/early/$m".ko* 2>/dev/null; done)
+	early=$(sed "s|^|$img/early/|" "$img/early/order")
 	vm=(GUEST_ROOT="$guest" SEQRING_PROGS_DIR="$dir/progs" SEQRING_KO_DIR="$boot_ko"
 		SEQRINGCTL="$boot_ctl" SEQRING_RULES="$boot_rules" SEQRING_EARLY_MODULES="$early"
 		VM_ARCH=aarch64 KERNEL="$img/vmlinuz-$k")
