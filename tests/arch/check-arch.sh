@@ -3,36 +3,51 @@
 #
 # check-arch.sh - the driver on other CPUs than the host's (make check-arch)
 #
-# For each kernel of tests/arch/arches.list (ARCHES="arm64-6.1 riscv64"
-# picks some by NAME):
+# First the cache pruning's test on a fake cache
+# (tests/kernels/prune-cache-test.sh). Then for each kernel of
+# tests/arch/arches.list (ARCHES="arm64-6.1 riscv64" picks some by NAME):
 #   1. resolve: the version linux-headers-FLAVOUR of SUITE depends on now,
-#      for that architecture (tests/kernels/suite-apt.sh with ARCH);
+#      for that architecture (tests/kernels/suite-apt.sh with ARCH); for a
+#      kernel to boot whose image the mirror lists but lacks, the newest
+#      older one of the flavour (tests/lib-tier.sh, as check-kernels);
 #   2. build: in an amd64 root of SUITE (tests/roots/mkroot.sh, cached)
 #      with make, sparse, the cross compiler of the version the headers
 #      name (gcc-12-aarch64-linux-gnu, ...), the cross libc, and what the
-#      headers depend on but the compiler (their -common part and the
-#      amd64 linux-kbuild, which is Multi-Arch: foreign); the ARCH headers
-#      package itself is unpacked into the root, not installed, because it
-#      depends on gcc-N of ARCH, which cannot sit beside amd64's. Then the
-#      modules with W=1 C=2 (a warning fails the kernel), and for "boot"
-#      the tool and the test programs, static;
-#   3. image ("boot" only): linux-image-KVER of ARCH downloaded and
+#      headers depend on but the compiler and the image (their -common
+#      part and the amd64 linux-kbuild, which is Multi-Arch: foreign); the
+#      ARCH headers package itself is unpacked into the root, not
+#      installed, because it depends on gcc-N of ARCH, which cannot sit
+#      beside amd64's. Then the modules with W=1 C=2 (a warning fails the
+#      kernel), and for "boot" and "packages" the tool, the test programs
+#      and the bench, static (in a bookworm root for a bullseye kernel:
+#      the test programs need glibc 2.32);
+#   2b. packages ("packages" only): tests/arch/packages.sh builds the
+#      Debian packages natively in an emulated root of ARCH and SUITE
+#      (qemu-user), installs them there, DKMS building the modules for
+#      the kernel, and purges them (TAP, merged);
+#   3. image ("boot", "packages"): linux-image-KVER of ARCH downloaded and
 #      unpacked, never installed: the kernel and the virtio modules the
-#      harness needs (the TAP stream goes to a virtio console), kept in
-#      $SEQRING_CACHE/kernels/KVER_VERSION/;
-#   4. boot ("boot" only): tests/vm/run.sh check with VM_ARCH, the
+#      harness needs (the TAP stream goes to a virtio console) with those
+#      they depend on, kept in $SEQRING_CACHE/kernels/KVER_VERSION/;
+#   4. boot ("boot", "packages"): tests/vm/run.sh check with VM_ARCH, the
 #      initramfs taking busybox, kmod, udevadm and the programs of
 #      tests/check/binaries.txt (jq, journald) from an unpacked root of
-#      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts.
+#      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts,
+#      on the cross-built modules, or for "packages" on the DKMS-built
+#      ones with the packaged tool and udev rule. With ARCH_TIER=bench
+#      (make bench-arch), the booted kernels only, and the bench
+#      (tests/bench/run-bench.sh) instead of the check tier.
 #
 # Output: one TAP stream, every result named after its kernel, then the
 # per-kernel table (build/arch/results.md) and as the last line
 #   N passed, N failed[, N skipped]
 # Per kernel, build/arch/NAME/ keeps build.log, check.log, console.log and
-# the modules. Exit status 0 iff nothing failed.
-# Environment: ARCHES, SEQRING_CACHE, ARCH_VM_TIMEOUT (default 3600 s),
-# ARCH_SCRIPT_TIMEOUT (default 600 s per guest script: tcg emulates arm64
-# several times slower than x86), and run.sh's VM_* variables.
+# the modules (pkg/ for the packages' test, bench/ for the bench). Exit
+# status 0 iff nothing failed.
+# Environment: ARCHES, ARCH_TIER (check or bench), QUICK (the bench's),
+# SEQRING_CACHE, ARCH_VM_TIMEOUT (default 3600 s), ARCH_SCRIPT_TIMEOUT
+# (default 600 s per guest script: tcg emulates arm64 several times slower
+# than x86), and run.sh's VM_* variables.
 
 set -u
 
