@@ -115,7 +115,10 @@ refuse() {
 		tail -n 20 "$out/$name/build.log" | sed 's/^/# /'
 	fi
 	desc="dkms build for $k on ${dkms_machine[${arch[$name]}]} says the module is not for it"
-	tests/roots/inroot.sh "$root" sh -c "dkms add /src &&
+	# The DKMS tree as make install-dkms (and the package) lays it out:
+	# dkms.conf's #MODULE_VERSION# filled in.
+	tests/roots/inroot.sh "$root" sh -c "make -C /src install-dkms DESTDIR=/ &&
+		dkms add \"seqring/\$(cat /src/VERSION)\" &&
 		setarch ${dkms_machine[${arch[$name]}]} dkms build \"seqring/\$(cat /src/VERSION)\" -k $k" \
 		>"$out/$name/dkms.log" 2>&1
 	if grep -q 'BUILD_EXCLUSIVE' "$out/$name/dkms.log" &&
