@@ -24,6 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
+	prune-cache bench-arch \
 	check-all install install-tools install-bin install-conf install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -83,9 +84,18 @@ help:
 	@echo "           booted (KERNELS=\"5.10 6.12-rt\": a subset)"
 	@echo "  check-arch  the driver on other CPUs (tests/arch/arches.list):"
 	@echo "           arm64 cross-built and its check tier run on Debian's"
-	@echo "           arm64 kernels under qemu-system-aarch64 (tcg, slow);"
-	@echo "           riscv64 and ppc64el cross-built with W=1 C=2"
+	@echo "           arm64 kernels (PREEMPT_RT too) under"
+	@echo "           qemu-system-aarch64 (tcg, slow); the Debian packages built and"
+	@echo "           installed in an arm64 root under qemu-user, DKMS"
+	@echo "           building the module there; riscv64 and ppc64el"
+	@echo "           cross-built with W=1 C=2"
 	@echo "           (ARCHES=\"arm64-6.1 riscv64\": a subset)"
+	@echo "  bench-arch  make bench's benchmarks in an arm64 VM (tcg):"
+	@echo "           the booted kernels of ARCHES (default arm64-6.1),"
+	@echo "           results in build/arch/NAME/bench/ (QUICK=1: short)"
+	@echo "  prune-cache  remove the cached roots, kernel images and lists"
+	@echo "           the tree no longer uses (PRUNE_ARGS=--dry-run: list"
+	@echo "           them); check-kernels and check-arch end with it"
 	@echo "  check-all  every tier: what .ci/run runs plus make check, the"
 	@echo "           debug kernel's stress tier, check-planted, check-kcsan"
 	@echo "           and check-arch"
@@ -198,12 +208,30 @@ check-fresh:
 check-kernels: deps
 	$(MAKE) tool progs WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
+	tests/kernels/prune-cache.sh
 
 # Everything for the other CPUs is built in Debian roots; the host only
 # runs QEMU.
+# qemu-user (binfmt_misc) runs the arm64 root that builds and installs the
+# packages (tests/arch/packages.sh).
 check-arch: deps
-	tests/vm/deps.sh qemu-system-arm
+	tests/vm/deps.sh qemu-system-arm qemu-user-static binfmt-support
 	ARCHES="$(ARCHES)" tests/arch/check-arch.sh
+	tests/kernels/prune-cache.sh
+
+# make bench's run in an arm64 VM (tests/arch/check-arch.sh, ARCH_TIER=bench):
+# the booted kernels of ARCHES (default arm64-6.1); results in
+# build/arch/NAME/bench/. QUICK=1 as for make bench.
+bench-arch: deps
+	tests/vm/deps.sh qemu-system-arm
+	ARCH_TIER=bench ARCHES="$(or $(ARCHES),arm64-6.1)" QUICK=$(QUICK) \
+		tests/arch/check-arch.sh
+
+# Removes from SEQRING_CACHE the roots, images and package lists this tree
+# no longer uses (tests/kernels/prune-cache.sh says which);
+# PRUNE_ARGS=--dry-run only lists them.
+prune-cache:
+	tests/kernels/prune-cache.sh $(PRUNE_ARGS)
 
 # CI's tiers and those that do not fit its time, summed up (see .ci/run).
 check-all:

@@ -3,35 +3,51 @@
 #
 # check-arch.sh - the driver on other CPUs than the host's (make check-arch)
 #
-# For each kernel of tests/arch/arches.list (ARCHES="arm64-6.1 riscv64"
-# picks some by NAME):
+# First the cache pruning's test on a fake cache
+# (tests/kernels/prune-cache-test.sh). Then for each kernel of
+# tests/arch/arches.list (ARCHES="arm64-6.1 riscv64" picks some by NAME):
 #   1. resolve: the version linux-headers-FLAVOUR of SUITE depends on now,
-#      for that architecture (tests/kernels/suite-apt.sh with ARCH);
+#      for that architecture (tests/kernels/suite-apt.sh with ARCH); for a
+#      kernel to boot whose image the mirror lists but lacks, the newest
+#      older one of the flavour (tests/lib-tier.sh, as check-kernels);
 #   2. build: in an amd64 root of SUITE (tests/roots/mkroot.sh, cached)
 #      with make, sparse, the cross compiler of the version the headers
 #      name (gcc-12-aarch64-linux-gnu, ...), the cross libc, and what the
-#      headers depend on but the compiler (their -common part and the
-#      amd64 linux-kbuild, which is Multi-Arch: foreign); the ARCH headers
-#      package itself is unpacked into the root, not installed, because it
-#      depends on gcc-N of ARCH, which cannot sit beside amd64's. Then the
-#      modules with W=1 C=2 (a warning fails the kernel), and for "boot"
-#      the tool and the test programs, static;
-#   3. image ("boot" only): linux-image-KVER of ARCH downloaded and
+#      headers depend on but the compiler and the image (their -common
+#      part and the amd64 linux-kbuild, which is Multi-Arch: foreign); the
+#      ARCH headers package itself is unpacked into the root, not
+#      installed, because it depends on gcc-N of ARCH, which cannot sit
+#      beside amd64's. Then the modules with W=1 C=2 (a warning fails the
+#      kernel), and for "boot" and "packages" the tool, the test programs
+#      and the bench, static (in a bookworm root for a bullseye kernel:
+#      the test programs need glibc 2.32);
+#   2b. packages ("packages" only): tests/arch/packages.sh builds the
+#      Debian packages natively in an emulated root of ARCH and SUITE
+#      (qemu-user), installs them there, DKMS building the modules for
+#      the kernel, and purges them (TAP, merged);
+#   3. image ("boot", "packages"): linux-image-KVER of ARCH downloaded and
 #      unpacked, never installed: the kernel and the virtio modules the
-#      harness needs (the TAP stream goes to a virtio console), kept in
-#      $SEQRING_CACHE/kernels/KVER_VERSION/;
-#   4. boot ("boot" only): tests/vm/run.sh check with VM_ARCH, the
-#      initramfs taking busybox, kmod and udevadm from an unpacked root of
-#      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts.
+#      harness needs (the TAP stream goes to a virtio console) with those
+#      they depend on, kept in $SEQRING_CACHE/kernels/KVER_VERSION/;
+#   4. boot ("boot", "packages"): tests/vm/run.sh check with VM_ARCH, the
+#      initramfs taking busybox, kmod, udevadm and the programs of
+#      tests/check/binaries.txt (jq, journald) from an unpacked root of
+#      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts,
+#      on the cross-built modules, or for "packages" on the DKMS-built
+#      ones with the packaged tool and udev rule. With ARCH_TIER=bench
+#      (make bench-arch), the booted kernels only, and the bench
+#      (tests/bench/run-bench.sh) instead of the check tier.
 #
 # Output: one TAP stream, every result named after its kernel, then the
 # per-kernel table (build/arch/results.md) and as the last line
 #   N passed, N failed[, N skipped]
 # Per kernel, build/arch/NAME/ keeps build.log, check.log, console.log and
-# the modules. Exit status 0 iff nothing failed.
-# Environment: ARCHES, SEQRING_CACHE, ARCH_VM_TIMEOUT (default 3600 s),
-# ARCH_SCRIPT_TIMEOUT (default 600 s per guest script: tcg emulates arm64
-# several times slower than x86), and run.sh's VM_* variables.
+# the modules (pkg/ for the packages' test, bench/ for the bench). Exit
+# status 0 iff nothing failed.
+# Environment: ARCHES, ARCH_TIER (check or bench), QUICK (the bench's),
+# SEQRING_CACHE, ARCH_VM_TIMEOUT (default 3600 s), ARCH_SCRIPT_TIMEOUT
+# (default 600 s per guest script: tcg emulates arm64 several times slower
+# than x86), and run.sh's VM_* variables.
 
 set -u
 
@@ -43,29 +59,11 @@ cache=${SEQRING_CACHE:-/var/cache/seqring}
 out=$repo/build/arch
 mkdir -p "$out" "$cache/kernels"
 
-passed=0 failed=0 skipped=0 n=0
+. tests/lib-tier.sh
 rows=
 
 say() {
 	echo "# check-arch: $*"
-}
-
-# tap NAME LINE: renumber one result of kernel NAME into this stream.
-tap() {
-	local name=$1 line=$2 status desc
-	case $line in
-	"not ok "*) status="not ok" desc=${line#not ok } ;;
-	*) status=ok desc=${line#ok } ;;
-	esac
-	desc=${desc#*[0-9] }
-	desc=${desc#- }
-	n=$((n + 1))
-	echo "$status $n - $name: $desc"
-	case $status$line in
-	ok*"# SKIP"* | ok*"# skip"*) skipped=$((skipped + 1)) ;;
-	ok*) passed=$((passed + 1)) ;;
-	*) failed=$((failed + 1)) ;;
-	esac
 }
 
 # row NAME RESULT: one line of the table.
@@ -75,10 +73,7 @@ row() {
 
 # fail NAME WHAT [LOG]: kernel NAME failed before its tests.
 fail() {
-	tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
-	if [ -n "${3:-}" ] && [ -f "$3" ]; then
-		tail -n 20 "$3" | sed 's/^/# /'
-	fi
+	tier_fail "$@"
 	row "$1" "failed: $2"
 }
 
@@ -110,31 +105,40 @@ refuse() {
 	if tests/roots/inroot.sh "$root" make -C /src modules KDIR="/usr/src/$h" \
 		ARCH="$(karch "${arch[$name]}")" CROSS_COMPILE="$tr-" CC="$c" \
 		>"$out/$name/build.log" 2>&1; then
-		tap "$name" "not ok 1 - $desc: it built"
+		tier_tap "$name" "not ok 1 - $desc: it built"
 	elif grep -q '\*\*\* seqring needs a 64-bit kernel' "$out/$name/build.log" &&
 	     ! grep -q 'error:' "$out/$name/build.log"; then
-		tap "$name" "ok 1 - $desc"
+		tier_tap "$name" "ok 1 - $desc"
 		grep '\*\*\*' "$out/$name/build.log" | sed 's/^/# /'
 	else
-		tap "$name" "not ok 1 - $desc (log: $out/$name/build.log)"
+		tier_tap "$name" "not ok 1 - $desc (log: $out/$name/build.log)"
 		tail -n 20 "$out/$name/build.log" | sed 's/^/# /'
 	fi
 	desc="dkms build for $k on ${dkms_machine[${arch[$name]}]} says the module is not for it"
-	tests/roots/inroot.sh "$root" sh -c "dkms add /src &&
+	# The DKMS tree as make install-dkms (and the package) lays it out:
+	# dkms.conf's #MODULE_VERSION# filled in.
+	tests/roots/inroot.sh "$root" sh -c "make -C /src install-dkms DESTDIR=/ &&
+		dkms add \"seqring/\$(cat /src/VERSION)\" &&
 		setarch ${dkms_machine[${arch[$name]}]} dkms build \"seqring/\$(cat /src/VERSION)\" -k $k" \
 		>"$out/$name/dkms.log" 2>&1
 	if grep -q 'BUILD_EXCLUSIVE' "$out/$name/dkms.log" &&
 	   ! grep -qE 'error:|make.*Error' "$out/$name/dkms.log"; then
-		tap "$name" "ok 2 - $desc"
+		tier_tap "$name" "ok 2 - $desc"
 		grep -i 'exclusive\|not supported' "$out/$name/dkms.log" | head -n 3 | sed 's/^/# /'
 		row "$name" "refused: Kbuild stops, dkms skips"
 	else
-		tap "$name" "not ok 2 - $desc (log: $out/$name/dkms.log)"
+		tier_tap "$name" "not ok 2 - $desc (log: $out/$name/dkms.log)"
 		tail -n 20 "$out/$name/dkms.log" | sed 's/^/# /'
 		row "$name" "failed: see $out/$name/dkms.log"
 	fi
 }
 declare -A dkms_machine=([i386]=i686 [armhf]=armv7l)
+
+tier=${ARCH_TIER:-check}
+case $tier in
+check | bench) ;;
+*) echo "check-arch: ARCH_TIER is check or bench, not '$tier'" >&2; exit 2 ;;
+esac
 
 declare -A suite arch flavour what kver ver
 names=()
@@ -142,12 +146,20 @@ want=" ${ARCHES:-} "
 while read -r name s a f w _ <&3; do
 	case $name in "" | "#"*) continue ;; esac
 	[ "$want" = "  " ] || [ "${want#* "$name" }" != "$want" ] || continue
+	# The bench runs on booted kernels only.
+	[ "$tier" = check ] || [ "$w" = boot ] || continue
 	suite[$name]=$s arch[$name]=$a flavour[$name]=$f what[$name]=$w
 	names+=("$name")
 done 3<"$here/arches.list"
 [ ${#names[@]} -gt 0 ] || { echo "check-arch: no kernel named '${ARCHES:-}' in $here/arches.list" >&2; exit 2; }
 
-start=$(date +%s)
+# The cache's pruning (make prune-cache), on a fake cache: check-arch is
+# what adds most to the cache.
+if [ "$tier" = check ]; then
+	bash tests/kernels/prune-cache-test.sh </dev/null >"$out/prune-cache-test.log" 2>&1
+	tier_merge cache "$out/prune-cache-test.log" $?
+fi
+
 for name in "${names[@]}"; do
 	s=${suite[$name]} a=${arch[$name]} t0=$(date +%s)
 	dir=$out/$name
@@ -164,6 +176,20 @@ for name in "${names[@]}"; do
 		fail "$name" "no linux-headers-${flavour[$name]} for $a in $s"
 		continue
 	fi
+	# A kernel to boot must have its image on the mirror; else the
+	# newest older one of the flavour that has (as check-kernels).
+	case ${what[$name]} in
+	boot | packages)
+		if ! ARCH=$a tier_image_there "$s" "${h#linux-headers-}" "$v"; then
+			say "$name: the mirror lists linux-image-${h#linux-headers-} $v but has no such file"
+			if ! other=$(ARCH=$a tier_older_kernel "$s" "${flavour[$name]}" "${h#linux-headers-}"); then
+				fail "$name" "no image of ${h#linux-headers-} ($v) nor of an older ${flavour[$name]} kernel on the mirror"
+				continue
+			fi
+			read -r h v <<<"$other"
+		fi
+		;;
+	esac
 	kver[$name]=${h#linux-headers-} ver[$name]=$v
 	say "$name: ${kver[$name]} ($v) from $s"
 
@@ -184,7 +210,9 @@ for name in "${names[@]}"; do
 	unpack=("$h=$v")
 	for p in $deps; do
 		case $p in
-		"$gcc") ;;
+		# The image (6.12's headers depend on it) is booted, not
+		# installed.
+		"$gcc" | linux-image-*) ;;
 		*"-${flavour[$name]}="*) unpack+=("$p") ;;
 		*) pkgs+=("$p") ;;
 		esac
@@ -226,26 +254,67 @@ for name in "${names[@]}"; do
 	cp "$src/seqring.ko" "$src/sequence.ko" "$src/samples/seqring_timerlat.ko" \
 		"$src/tests/extmod/seqring_extmod.ko" "$src/seqring_producer.ko" \
 		"$src/seqring_kbench.ko" "$dir/"
-	tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
+	tier_tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"
 		row "$name" "built, W=1 C=2 silent ($(($(date +%s) - t0)) s)"
 		continue
 	fi
-	if ! build tool progs CC="$c"; then
+	# The programs run in the guest on bookworm's libraries (the guest
+	# root's); a suite older than bookworm has a C library too old for
+	# the test programs (strerrorname_np() came in glibc 2.32), so they
+	# are built in a bookworm root, with bookworm's cross compiler, as
+	# check-kernels uses the host's for every kernel.
+	case $s in
+	bullseye)
 		tests/roots/rmroot.sh "$root"
-		fail "$name" "cross-build the tool and the test programs" "$dir/build.log"
+		c=$tr-gcc
+		if ! tests/roots/mkroot.sh bookworm "$root" make "gcc-$tr" "libc6-dev-$a-cross" \
+			>>"$dir/root.log" 2>&1; then
+			tests/roots/rmroot.sh "$root"
+			fail "$name" "a bookworm root with gcc-$tr" "$dir/root.log"
+			continue
+		fi
+		mkdir -p "$src"
+		git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -C "$src" -xf -
+		;;
+	esac
+	if ! build tool progs CC="$c" || ! build -C tests/bench CC="$c"; then
+		tests/roots/rmroot.sh "$root"
+		fail "$name" "cross-build the tool, the test programs and the bench with $c" "$dir/build.log"
 		continue
 	fi
 	mkdir -p "$dir/progs"
 	find "$src/tests/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dir/progs/" \;
 	cp "$src/tools/seqringctl" "$dir/"
 	tests/roots/rmroot.sh "$root"
+	boot_ko=$dir boot_ctl=$dir/seqringctl boot_rules=$repo/udev-rules/60-seqring.rules
 
-	# 3. image: the kernel and the virtio console's modules.
+	# 2b. "packages": the Debian packages built and installed in an
+	# emulated root of ARCH, DKMS building the modules there; the boot
+	# below then runs the check tier on those modules, with the
+	# packaged tool and udev rule.
+	if [ "${what[$name]}" = packages ]; then
+		REPO=$repo SEQRING_TESTS=$repo/tests bash "$here/packages.sh" "$a" "$s" "$h" "$v" \
+			"$dir/pkg" </dev/null >"$dir/packages.log" 2>&1
+		tier_merge "$name" "$dir/packages.log" $?
+		if [ ! -s "$dir/pkg/ko/seqring.ko" ] || [ ! -s "$dir/pkg/seqringctl" ]; then
+			row "$name" "packages: ${tier_summary:-failed}; not booted"
+			continue
+		fi
+		say "$name: packages: $tier_summary"
+		pkg_summary=$tier_summary
+		boot_ko=$dir/pkg/ko boot_ctl=$dir/pkg/seqringctl boot_rules=$dir/pkg/60-seqring.rules
+	fi
+
+	# 3. image: the kernel and the virtio console's modules, with the
+	# modules they need (5.10 has virtio and virtio_ring as modules;
+	# 6.12 has the console built in), in the order to load them:
+	# early/order (an entry cached before that file existed is fetched
+	# again).
 	k=${kver[$name]}
 	img=$cache/kernels/${k}_$v
-	if [ ! -s "$img/vmlinuz-$k" ]; then
+	if [ ! -s "$img/vmlinuz-$k" ] || [ ! -f "$img/early/order" ]; then
 		dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX")
 		if ! (
 			cd "$dl" || exit 1
@@ -259,9 +328,22 @@ for name in "${names[@]}"; do
 			done
 			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
 			mkdir -p early
-			for m in virtio_mmio virtio_console; do
-				find x -name "$m.ko*" -exec cp {} early/ \;
-			done
+			: >early/order
+			# want MOD: the modules MOD depends on (modinfo reads
+			# them from another CPU's module too), then MOD; none
+			# if MOD is built in. (The package has no modules.dep:
+			# its postinst runs depmod.)
+			want() {
+				local m=$1 f d
+				f=$(find x -name "$m.ko*" -o -name "${m//_/-}.ko*" | head -n 1)
+				[ -n "$f" ] || return 0
+				grep -qx "${f##*/}" early/order && return 0
+				for d in $(modinfo -F depends "$f" | tr ',' ' '); do
+					want "$d" || return 1
+				done
+				cp "$f" early/ && echo "${f##*/}" >>early/order
+			}
+			want virtio_mmio && want virtio_console || exit 1
 			if [ -f "x/boot/vmlinuz-$k" ]; then
 				cp "x/boot/vmlinuz-$k" vmlinuz
 			else
@@ -278,39 +360,52 @@ for name in "${names[@]}"; do
 		mv "$dl/vmlinuz" "$img/vmlinuz-$k"
 		rm -rf "$dl"
 	fi
+	touch -c "$img" # used: tests/kernels/prune-cache.sh keeps it
 
-	# 4. boot, with busybox, kmod and udevadm of ARCH.
+	# 4. boot, with busybox, kmod and udevadm of ARCH, and the programs
+	# of tests/check/binaries.txt (jq; systemd's journald, journalctl).
 	guest=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-guest.XXXXXX") && rmdir "$guest"
 	if ! ROOT_ARCH=$a tests/roots/mkroot.sh bookworm "$guest" busybox-static kmod udev \
-		>"$dir/guest.log" 2>&1; then
+		jq systemd >"$dir/guest.log" 2>&1; then
 		tests/roots/rmroot.sh "$guest"
 		fail "$name" "an unpacked bookworm root of $a" "$dir/guest.log"
 		continue
 	fi
-	early=$(ls "$img"/early/virtio_mmio.ko* "$img"/early/virtio_console.ko*)
+	early=$(sed "s|^|$img/early/|" "$img/early/order")
+	vm=(GUEST_ROOT="$guest" SEQRING_PROGS_DIR="$dir/progs" SEQRING_KO_DIR="$boot_ko"
+		SEQRINGCTL="$boot_ctl" SEQRING_RULES="$boot_rules" SEQRING_EARLY_MODULES="$early"
+		VM_ARCH=aarch64 KERNEL="$img/vmlinuz-$k")
 	t1=$(date +%s)
-	GUEST_ROOT=$guest SEQRING_PROGS_DIR=$dir/progs SEQRING_KO_DIR=$dir \
-		SEQRINGCTL=$dir/seqringctl SEQRING_EARLY_MODULES="$early" \
-		VM_ARCH=aarch64 KERNEL=$img/vmlinuz-$k \
-		VM_TIMEOUT=${ARCH_VM_TIMEOUT:-3600} \
-		VM_SCRIPT_TIMEOUT=${ARCH_SCRIPT_TIMEOUT:-600} \
-		tests/vm/run.sh check >"$dir/check.log" 2>&1
-	secs=$(($(date +%s) - t1))
-	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
-	tests/roots/rmroot.sh "$guest"
-	while IFS= read -r line; do
-		case $line in
-		"ok "* | "not ok "*) tap "$name" "$line" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$dir/check.log"
-	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
-	if [ -z "$summary" ]; then
-		tap "$name" "not ok 1 - the check tier ran to its summary (log: $dir/check.log)"
-		tail -n 20 "$dir/check.log" | sed 's/^/# /'
+	if [ "$tier" = bench ]; then
+		# make bench's way, in this kernel's VM (tsc=reliable is
+		# x86's: arm64 reads its generic timer in the vDSO).
+		env "${vm[@]}" BENCH_APPEND= QUICK="${QUICK:-0}" \
+			tests/bench/run-bench.sh >"$dir/bench.log" 2>&1
+		mkdir -p "$dir/bench"
+		cp build/bench/results.txt build/bench/results.csv build/bench/results.json \
+			build/bench/run.log build/bench/tap.log "$dir/bench/" 2>/dev/null
+		cp build/vm/bench-console.log "$dir/console.log" 2>/dev/null
+		log=$dir/bench/run.log
+	else
+		env "${vm[@]}" VM_TIMEOUT="${ARCH_VM_TIMEOUT:-3600}" \
+			VM_SCRIPT_TIMEOUT="${ARCH_SCRIPT_TIMEOUT:-600}" \
+			tests/vm/run.sh check >"$dir/check.log" 2>&1
+		cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
+		log=$dir/check.log
 	fi
+	secs=$(($(date +%s) - t1))
+	tests/roots/rmroot.sh "$guest"
+	tier_merge "$name" "$log"
+	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: ${secs}s)"
-	row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
+	if [ "$tier" = bench ]; then
+		sed 's/^/# /' "$dir/bench/results.txt" 2>/dev/null
+		row "$name" "bench$([ "${QUICK:-0}" = 1 ] && echo " QUICK=1"): ${summary:-failed before its summary} (VM ${secs} s; $dir/bench/results.txt)"
+	elif [ "${what[$name]}" = packages ]; then
+		row "$name" "packages: $pkg_summary; check tier on the DKMS-built modules: ${summary:-failed before its summary} (VM ${secs} s)"
+	else
+		row "$name" "${summary:-failed before its summary} (VM ${secs} s)"
+	fi
 done
 
 {
@@ -318,12 +413,4 @@ done
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 } >"$out/results.md"
-echo "1..$n"
-sed 's/^/# /' "$out/results.md"
-echo "# check-arch took $(($(date +%s) - start))s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+tier_end check-arch "$out/results.md"

@@ -11,7 +11,8 @@
 #   build/bench/results.json
 #   build/bench/tap.log      the guest's whole output (per-step figures)
 # Needs the modules, the tool and tests/progs/seqring_bench built
-# (make all && make -C tests/bench).
+# (make all && make -C tests/bench), or SEQRING_PROGS_DIR's (another
+# CPU's: `make bench-arch` runs this through tests/arch/check-arch.sh).
 #
 # A full run takes 2 to 3 minutes of VM time on a quiet machine, QUICK=1
 # well under one.
@@ -54,8 +55,9 @@ VM_APPEND="${VM_APPEND:+$VM_APPEND }$append"
 : "${VM_FILTER:=[0-9][0-9]-*}"
 export VM_APPEND VM_SCRIPT_TIMEOUT VM_TIMEOUT VM_FILTER
 
-if [ ! -x tests/progs/seqring_bench ]; then
-	echo "run-bench.sh: no tests/progs/seqring_bench; run 'make -C tests/bench'" >&2
+progs=${SEQRING_PROGS_DIR:-tests/progs}
+if [ ! -x "$progs/seqring_bench" ]; then
+	echo "run-bench.sh: no $progs/seqring_bench; run 'make -C tests/bench'" >&2
 	exit 1
 fi
 

@@ -53,38 +53,16 @@ cache=${SEQRING_CACHE:-/var/cache/seqring}
 out=$repo/build/kernels
 mkdir -p "$out" "$cache/kernels"
 
-passed=0 failed=0 skipped=0 n=0
+. tests/lib-tier.sh
 rows=
 
 say() {
 	echo "# check-kernels: $*"
 }
 
-# tap NAME LINE: renumber one result of kernel NAME into this stream.
-tap() {
-	local name=$1 line=$2 status desc
-	case $line in
-	"not ok "*) status="not ok" desc=${line#not ok } ;;
-	*) status=ok desc=${line#ok } ;;
-	esac
-	desc=${desc#*[0-9] } # the old number
-	desc=${desc#- }
-	n=$((n + 1))
-	echo "$status $n - $name: $desc"
-	case $status$line in
-	ok*"# SKIP"* | ok*"# skip"* | "not ok"*"# TODO"* | "not ok"*"# todo"*)
-		skipped=$((skipped + 1)) ;;
-	ok*) passed=$((passed + 1)) ;;
-	*) failed=$((failed + 1)) ;;
-	esac
-}
-
 # fail_kernel NAME WHAT [LOG]: kernel NAME failed before its VM ran.
 fail_kernel() {
-	tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
-	if [ -n "${3:-}" ] && [ -f "$3" ]; then
-		tail -n 20 "$3" | sed 's/^/# /'
-	fi
+	tier_fail "$@"
 	rows+="| $1 | ${suite[$1]} | ${kver[$1]:--} | ${ver[$1]:--} | - | - | failed: $2 |"$'\n'
 }
 
@@ -108,42 +86,7 @@ for name in "${names[@]}"; do
 	case " ${suites[*]} " in *" ${suite[$name]} "*) ;; *) suites+=("${suite[$name]}") ;; esac
 done
 
-start=$(date +%s)
-
 # --- 1. resolve ----------------------------------------------------------------
-# image_there SUITE KVER VERSION: the mirror has the image package's file
-# (or it is cached). A mirror can list a version whose file it lacks (seen:
-# bullseye-security's signed rt-amd64 images answer 404 while their headers
-# are there).
-image_there() {
-	local uri
-	[ ! -s "$cache/kernels/$2_$3/vmlinuz-$2" ] || return 0
-	uri=$("$here/suite-apt.sh" "$1" apt-get download --print-uris "linux-image-$2=$3" 2>/dev/null |
-		sed -n "s/^'\([^']*\)'.*/\1/p" | head -n 1)
-	[ -n "$uri" ] && curl -sfI -o /dev/null --retry 2 "$uri"
-}
-
-# older_kernel SUITE FLAVOUR KVER: "linux-headers-K VERSION" of the newest
-# kernel of FLAVOUR in SUITE older than KVER whose image the mirror has.
-older_kernel() {
-	local h k v
-	for h in $("$here/suite-apt.sh" "$1" apt-cache pkgnames linux-headers- 2>/dev/null |
-		grep -E "^linux-headers-[0-9][0-9.]*-[0-9]+-$2\$" | sort -Vr); do
-		k=${h#linux-headers-}
-		[ "$(printf '%s\n%s\n' "$k" "$3" | sort -V | head -n 1)" = "$k" ] &&
-			[ "$k" != "$3" ] || continue
-		v=$("$here/suite-apt.sh" "$1" apt-cache policy "$h" 2>/dev/null |
-			awk '$1 == "Candidate:" { print $2 }')
-		[ -n "$v" ] && [ "$v" != "(none)" ] || continue
-		if image_there "$1" "$k" "$v"; then
-			say "using $k ($v), the newest older $2 kernel the mirror has" >&2
-			echo "$h $v"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # Every kernel of a suite in use is resolved, selected or not: a suite's
 # root holds the headers of all of them, so its cache key does not depend
 # on KERNELS.
@@ -159,9 +102,9 @@ for s in "${suites[@]}"; do
 			fail[$name]="no linux-headers-${flavour[$name]} in $s"
 			continue
 		fi
-		if ! image_there "$s" "${h#linux-headers-}" "$v"; then
+		if ! tier_image_there "$s" "${h#linux-headers-}" "$v"; then
 			say "$name: the mirror lists linux-image-${h#linux-headers-} $v but has no such file"
-			if ! other=$(older_kernel "$s" "${flavour[$name]}" "${h#linux-headers-}"); then
+			if ! other=$(tier_older_kernel "$s" "${flavour[$name]}" "${h#linux-headers-}"); then
 				fail[$name]="no image of ${h#linux-headers-} ($v) nor of an older ${flavour[$name]} kernel on the mirror"
 				continue
 			fi
@@ -276,7 +219,7 @@ if [ "$prepare" = 1 ]; then
 			status=1
 		fi
 	done
-	say "prepared in $(($(date +%s) - start))s"
+	say "prepared in $(($(date +%s) - tier_start))s"
 	exit "$status"
 fi
 
@@ -292,19 +235,11 @@ for name in "${names[@]}"; do
 		fail_kernel "$name" "download the image of ${kver[$name]} (${ver[$name]})" "$dir/build.log"
 		continue
 	fi
+	touch -c "${img%/*}" # used: prune-cache.sh keeps it
 	SEQRING_KO_DIR=$dir KERNEL=$img tests/vm/run.sh check >"$dir/check.log" 2>&1
 	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
-	while IFS= read -r line; do
-		case $line in
-		"ok "* | "not ok "*) tap "$name" "$line" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$dir/check.log"
-	summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
-	if [ -z "$summary" ]; then
-		tap "$name" "not ok 1 - the check tier ran to its summary (log: $dir/check.log)"
-		tail -n 20 "$dir/check.log" | sed 's/^/# /'
-	fi
+	tier_merge "$name" "$dir/check.log"
+	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: $(($(date +%s) - t0))s)"
 	c=${cc[$name]}
 	rows+="| $name | ${suite[$name]} | ${kver[$name]} | ${ver[$name]} | ${c%% (*} ${c##* } |"
@@ -316,12 +251,4 @@ done
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 } >"$out/results.md"
-echo "1..$n"
-sed 's/^/# /' "$out/results.md"
-echo "# check-kernels took $(($(date +%s) - start))s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+tier_end check-kernels "$out/results.md"

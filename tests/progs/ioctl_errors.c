@@ -326,7 +326,12 @@ struct listed_case {
 	unsigned long long ts;
 	unsigned int channel;
 	long long value;
-	char label[SEQRING_LABEL_LEN];
+	/*
+	 * One byte more than the ABI's: a case fills all SEQRING_LABEL_LEN
+	 * bytes and the initializer's NUL still fits (gcc 15 and later
+	 * refuse to drop it). Only SEQRING_LABEL_LEN bytes are pushed.
+	 */
+	char label[SEQRING_LABEL_LEN + 1];
 	const char *want_label;
 };
 

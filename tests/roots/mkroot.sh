@@ -46,6 +46,11 @@
 #                  --arch=ROOT_ARCH --include=EXTRA_PKGS`: nothing in it is
 #                  run, no maintainer script, no apt), a tree to take that
 #                  architecture's programs and libraries from
+#   ROOT_EMULATED  with ROOT_ARCH, set to 1: a whole root of ROOT_ARCH as
+#                  for the host's (apt, dpkg, maintainer scripts, EXTRA_PKGS
+#                  installed), every program in it run by qemu-user through
+#                  the host's binfmt_misc (qemu-user-static registers it;
+#                  tests/arch/binfmt.sh checks it); several times slower
 #   SEQRING_CACHE  cache directory (default /var/cache/seqring)
 #   MIRROR         Debian mirror (default: the host's, from /etc/apt)
 #   SECURITY_MIRROR  its debian-security counterpart (default: likewise)
@@ -101,6 +106,8 @@ security=${SECURITY_MIRROR:-$(host_uri debian-security)}
 security=${security:-${mirror%/debian}/debian-security}
 
 base=${suite%-backports}
+emulated=
+[ -z "${ROOT_ARCH:-}" ] || [ "${ROOT_EMULATED:-0}" != 1 ] || emulated=1
 target=
 [ "$base" = "$suite" ] || target=$suite
 
@@ -110,12 +117,15 @@ hash=$({
 	echo "recipe $recipe"
 	echo "suite $suite"
 	echo "mirror $mirror $security"
-	[ -z "${ROOT_ARCH:-}" ] || echo "foreign $ROOT_ARCH"
+	[ -z "${ROOT_ARCH:-}" ] || echo "foreign $ROOT_ARCH${emulated:+ emulated}"
 	printf '%s\n' "$@" | LC_ALL=C sort
 } | sha256sum | cut -c1-16)
 tarball=$cache/$suite${ROOT_ARCH:+-$ROOT_ARCH}-$hash.tar.zst
 
+# Unpacking a root marks it used (tests/kernels/prune-cache.sh keeps
+# what was used lately).
 restore() {
+	touch -c "$tarball"
 	mkdir -p "$dest"
 	zstd -dcq "$tarball" | tar -C "$dest" --numeric-owner -xpf - ||
 		die "cannot unpack $tarball into $dest"
@@ -148,7 +158,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ -n "${ROOT_ARCH:-}" ]; then
+if [ -n "${ROOT_ARCH:-}" ] && [ -z "$emulated" ]; then
 	include=$(IFS=,; echo "$*")
 	say "debootstrap --foreign --arch=$ROOT_ARCH --variant=minbase $base${include:+ --include=$include}"
 	debootstrap --foreign --arch="$ROOT_ARCH" --variant=minbase \
@@ -176,8 +186,9 @@ if [ -n "${ROOT_ARCH:-}" ]; then
 	exit 0
 fi
 
-say "debootstrap --variant=minbase $base from $mirror (~1 min)"
-debootstrap --variant=minbase "$base" "$work" "$mirror" >"$work.log" 2>&1 || {
+say "debootstrap${ROOT_ARCH:+ --arch=$ROOT_ARCH} --variant=minbase $base from $mirror (~1 min; emulated: ~10)"
+debootstrap ${ROOT_ARCH:+--arch="$ROOT_ARCH"} --variant=minbase "$base" "$work" "$mirror" \
+	>"$work.log" 2>&1 || {
 	tail -n 20 "$work.log" >&2
 	die "debootstrap $base failed (log: $work.log)"
 }
@@ -220,6 +231,7 @@ fi
 apt_in_root clean >&2
 {
 	echo "suite=$suite"
+	[ -z "$emulated" ] || echo "arch=$ROOT_ARCH (emulated)"
 	echo "packages=$*"
 	echo "key=$suite-$hash"
 } >"$work/etc/seqring-root"

@@ -129,14 +129,18 @@ done
 
 # guest_libs FILE: the absolute paths (in the guest) of the dynamic loader
 # and of every library FILE needs, recursively, found in the guest root by
-# their ELF headers (ldd cannot run another CPU's loader).
+# their ELF headers (ldd cannot run another CPU's loader): in the
+# directories FILE's RUNPATH names (systemd's programs find
+# libsystemd-shared there), then in the multiarch and plain lib dirs.
 guest_libs() {
-	local todo=$1 seen=" " f l c
+	local todo=$1 seen=" " f l c rp
 	while [ -n "$todo" ]; do
 		set -- $todo
 		f=$1
 		shift
 		todo=$*
+		rp=$(readelf -dW "$f" 2>/dev/null |
+			sed -n 's/.*(R.*PATH).*\[\(.*\)\]/\1/p' | tr ':' ' ')
 		for l in $(readelf -lW "$f" 2>/dev/null |
 			sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p') \
 			$(readelf -dW "$f" 2>/dev/null |
@@ -144,7 +148,8 @@ guest_libs() {
 			case $l in
 			/*) ;;
 			*)
-				for c in "$guest"/lib/*-linux-gnu/"$l" \
+				for c in $(for d in $rp; do echo "$guest$d/$l"; done) \
+					 "$guest"/lib/*-linux-gnu/"$l" \
 					 "$guest"/usr/lib/*-linux-gnu/"$l" \
 					 "$guest/lib/$l" "$guest/usr/lib/$l"; do
 					[ -e "$c" ] && { l=${c#"$guest"}; break; }
@@ -278,10 +283,28 @@ fi
 # stress): tests/MODE/binaries.txt names one program per line (a path or a
 # name looked up in PATH; "#" starts a comment). Each is copied to the same
 # path in the guest with the libraries ldd lists; a missing one is an error
-# (tests/vm/deps.sh installs them).
+# (tests/vm/deps.sh installs them). With GUEST_ROOT, the guest's CPU is
+# another: the program and its libraries come from that root (its maker,
+# tests/arch/check-arch.sh, unpacks the packages that hold them there).
 if [ -f "$tier/binaries.txt" ]; then
 	sed 's/#.*//' "$tier/binaries.txt" | while read -r prog _; do
 		[ -n "$prog" ] || continue
+		if [ -n "$guest" ]; then
+			path=
+			case $prog in
+			/*) [ -e "$guest$prog" ] && path=$prog ;;
+			*)
+				for d in /usr/bin /bin /usr/sbin /sbin; do
+					[ -e "$guest$d/$prog" ] && { path=$d/$prog; break; }
+				done
+				;;
+			esac
+			[ -n "$path" ] ||
+				die "missing $prog listed in $tier/binaries.txt in the guest root $guest"
+			mkdir -p ".$(dirname "$path")"
+			copy_with_libs "$guest$path" "$path"
+			continue
+		fi
 		path=$(command -v "$prog") ||
 			die "missing $prog listed in $tier/binaries.txt (run 'make deps')"
 		mkdir -p ".$(dirname "$path")"

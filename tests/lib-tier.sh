@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# lib-tier.sh - what the tiers that run the check tier on many kernels
+# share (bash; sourced by tests/kernels/check-kernels.sh and
+# tests/arch/check-arch.sh): one TAP stream in which every result of every
+# kernel is renumbered and named after its kernel ("ok 12 - 5.10: ..."),
+# counted, and closed like every tier: the plan, the per-kernel table as
+# comments, and as the last line
+#   N passed, N failed[, N skipped]
+#
+# Use:	. tests/lib-tier.sh
+#	tier_tap NAME "ok 1 - the modules build"
+#	tier_merge NAME build/kernels/NAME/check.log   # sets tier_summary
+#	tier_merge NAME script.log $?                  # a TAP script's
+#	...
+#	tier_end check-kernels build/kernels/results.md  # exit status
+#
+# "# SKIP" on an ok and "# TODO" on a not ok count as skipped.
+#
+# And the mirror's kernels: tier_image_there, tier_older_kernel (the
+# packages of amd64, or of the Debian architecture in ARCH, as
+# tests/kernels/suite-apt.sh; the caller's cache in $cache).
+
+tier_passed=0 tier_failed=0 tier_skipped=0 tier_n=0
+tier_summary=
+tier_start=$(date +%s)
+
+# tier_tap NAME LINE: renumber one TAP result LINE of kernel NAME into
+# this stream and count it.
+tier_tap() {
+	local name=$1 line=$2 status desc
+	case $line in
+	"not ok "*) status="not ok" desc=${line#not ok } ;;
+	*) status=ok desc=${line#ok } ;;
+	esac
+	desc=${desc#*[0-9] } # the old number
+	desc=${desc#- }
+	tier_n=$((tier_n + 1))
+	echo "$status $tier_n - $name: $desc"
+	case $status$line in
+	ok*"# SKIP"* | ok*"# skip"* | "not ok"*"# TODO"* | "not ok"*"# todo"*)
+		tier_skipped=$((tier_skipped + 1)) ;;
+	ok*) tier_passed=$((tier_passed + 1)) ;;
+	*) tier_failed=$((tier_failed + 1)) ;;
+	esac
+}
+
+# tier_fail NAME WHAT [LOG]: kernel NAME failed before its tests ran: one
+# "not ok", and the tail of LOG as comments.
+tier_fail() {
+	tier_tap "$1" "not ok 1 - $2${3:+ (log: $3)}"
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then
+		tail -n 20 "$3" | sed 's/^/# /'
+	fi
+}
+
+# tier_merge NAME LOG [STATUS]: the results and comments of LOG,
+# renumbered for kernel NAME. LOG is a tests/vm/run.sh log, or with STATUS
+# the output of a TAP script that exited with STATUS. Sets tier_summary
+# to the closing line ("N passed, N failed..."): run.sh's last one, or
+# for a script, its own counts. A log that did not run to its end (no
+# summary line; for a script, fewer results than its plan, or a failing
+# exit status without a failed test) adds a "not ok" and leaves
+# tier_summary empty.
+tier_merge() {
+	local line plan=none ran=0 bad=0 skip=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*)
+			tier_tap "$1" "$line"
+			ran=$((ran + 1))
+			case $line in
+			ok*"# SKIP"* | ok*"# skip"*) skip=$((skip + 1)) ;;
+			"not ok"*) bad=$((bad + 1)) ;;
+			esac
+			;;
+		1..[0-9]*) plan=${line#1..} plan=${plan%%[!0-9]*} ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$2"
+	tier_summary=
+	if [ $# -ge 3 ]; then
+		if [ "$ran" != "$plan" ]; then
+			tier_fail "$1" "planned $plan tests, ran $ran" "$2"
+		elif [ "$3" -ne 0 ] && [ "$bad" -eq 0 ]; then
+			tier_fail "$1" "exited with status $3" "$2"
+		else
+			tier_summary="$((ran - bad - skip)) passed, $bad failed"
+			[ "$skip" -eq 0 ] || tier_summary+=", $skip skipped"
+		fi
+		return
+	fi
+	tier_summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+	if [ -z "$tier_summary" ]; then
+		tier_fail "$1" "the check tier ran to its summary" "$2"
+	fi
+}
+
+# tier_image_there SUITE KVER VERSION: the mirror has the image package's
+# file (or it is cached). A mirror can list a version whose file it lacks
+# (seen: bullseye-security's signed rt-amd64 and arm64 images answer 404
+# while their headers are there).
+tier_image_there() {
+	local uri
+	# shellcheck disable=SC2154 # $cache is the caller's
+	[ ! -s "$cache/kernels/$2_$3/vmlinuz-$2" ] || return 0
+	uri=$(tests/kernels/suite-apt.sh "$1" apt-get download --print-uris "linux-image-$2=$3" 2>/dev/null |
+		sed -n "s/^'\([^']*\)'.*/\1/p" | head -n 1)
+	[ -n "$uri" ] && curl -sfI -o /dev/null --retry 2 "$uri"
+}
+
+# tier_older_kernel SUITE FLAVOUR KVER: "linux-headers-K VERSION" of the
+# newest kernel of FLAVOUR in SUITE older than KVER whose image the
+# mirror has.
+tier_older_kernel() {
+	local h k v
+	for h in $(tests/kernels/suite-apt.sh "$1" apt-cache pkgnames linux-headers- 2>/dev/null |
+		grep -E "^linux-headers-[0-9][0-9.]*-[0-9]+-$2\$" | sort -Vr); do
+		k=${h#linux-headers-}
+		[ "$(printf '%s\n%s\n' "$k" "$3" | sort -V | head -n 1)" = "$k" ] &&
+			[ "$k" != "$3" ] || continue
+		v=$(tests/kernels/suite-apt.sh "$1" apt-cache policy "$h" 2>/dev/null |
+			awk '$1 == "Candidate:" { print $2 }')
+		[ -n "$v" ] && [ "$v" != "(none)" ] || continue
+		if tier_image_there "$1" "$k" "$v"; then
+			echo "# using $k ($v), the newest older $2 kernel the mirror has" >&2
+			echo "$h $v"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# tier_end TIER TABLE: the plan, the markdown table in file TABLE as
+# comments, the time since this file was sourced, and the closing line.
+# Returns 0 iff nothing failed.
+tier_end() {
+	echo "1..$tier_n"
+	sed 's/^/# /' "$2"
+	echo "# $1 took $(($(date +%s) - tier_start))s"
+	if [ "$tier_skipped" -gt 0 ]; then
+		echo "$tier_passed passed, $tier_failed failed, $tier_skipped skipped"
+	else
+		echo "$tier_passed passed, $tier_failed failed"
+	fi
+	[ "$tier_failed" -eq 0 ]
+}
