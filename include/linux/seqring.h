@@ -46,10 +46,11 @@ struct seqring *seqring_create(const char *name, u32 capacity);
  * Process context; may sleep. The ring's files disappear at once: read()
  * of files still open fails with -ENODEV (/dev/seqring-NAME and the
  * debugfs listing; debugfs's other files: -EIO), poll() reports
- * EPOLLHUP | EPOLLERR, and readers blocked in read() or poll() wake. Every seqring_push() into @ring must
- * have returned, and none may start, before this is called. The memory
- * goes when the last open file closes; the module that created the ring
- * may be unloaded as soon as this returns.
+ * EPOLLHUP | EPOLLERR, and readers blocked in read() or poll() wake.
+ * Every seqring_push() into @ring must have returned, and none may
+ * start, before this is called. The memory goes when the last open file
+ * closes; the module that created the ring may be unloaded as soon as
+ * this returns.
  */
 void seqring_destroy(struct seqring *ring);
 
