@@ -301,10 +301,14 @@ INSTALL_MOD_DIR ?= extra
 # sign`'s job, with a key you name. It also skips depmod (no System.map in
 # a headers package): depmod runs here, on the real system only; a staged
 # tree (DESTDIR) gets it on its target.
-install: modules
+# Without the test modules (Kbuild): modules_install installs what the
+# build listed, so the build leaves them out too.
+install:
+	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) SEQRING_TEST_MODULES=n modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
 		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) CONFIG_MODULE_SIG_ALL= \
-		modules_install
+		SEQRING_TEST_MODULES=n modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 # install-tools is three parts, which the Debian packages take apart:
