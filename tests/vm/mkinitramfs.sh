@@ -268,6 +268,7 @@ copy_with_libs "$ctl" /usr/bin/seqringctl 2>/dev/null
 cp "$vm/init" init
 cp "$vm/guest-run.sh" tests/run
 cp "$vm/demo.sh" tests/demo.sh
+cp "$vm/expected-warnings" tests/expected-warnings
 [ -f "$root/tests/lib.sh" ] && cp "$root/tests/lib.sh" tests/lib.sh
 
 # The tier's scripts: tests/check/*.sh for MODE check, tests/stress/*.sh for
