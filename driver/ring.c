@@ -6,11 +6,15 @@
  * for another producer's copy. A push (seqring_ring_push_one(), or a batch,
  * seqring_ring_push()) goes through three steps:
  *
- *   reserve  under reserve_lock, a raw spinlock held for a few instructions
- *            with interrupts off: take sequence numbers from head, the
- *            time stamp (never below the previous one, so that sequence
- *            and time order agree), and move oldest_seq past what the new
- *            readings will overwrite. This is the only lock producers share.
+ *   reserve  lock-free, interrupts off: take sequence numbers and the time
+ *            stamp together by one compare-and-exchange of the pair
+ *            head.seq, head.stamp (a 128-bit cmpxchg), the stamp never
+ *            below head.stamp, so that sequence and time order agree; then
+ *            load the slot array and move oldest_seq (cmpxchg, only
+ *            raised) past what the new readings will overwrite there.
+ *            Where the CPU has no 128-bit cmpxchg (32-bit kernels, riscv64
+ *            without Zacas) the pair is taken under reserve_lock, a raw
+ *            spinlock held for a few instructions.
  *   store    per reading, interrupts off: claim the slot by a cmpxchg of
  *            its seq word to (seq | SLOT_BUSY), copy the reading, commit
  *            with smp_store_release() of seq (| SLOT_MORE for each reading
@@ -34,7 +38,9 @@
  * count (sequence numbers are never reused, so no ABA).
  *
  * Memory ordering. A producer storing sequence number s:
- *   1. moves oldest_seq past s - capacity (under reserve_lock);
+ *   1. reserves s (the pair cmpxchg, fully ordered; under reserve_lock,
+ *      an smp_mb() after it), then loads the slot array and moves
+ *      oldest_seq past s - capacity (a relaxed cmpxchg);
  *   2. claims the slot with cmpxchg() (fully ordered: 1. before the claim,
  *      the claim before the copy);
  *   3. copies the reading, then smp_store_release(&slot->seq, s);
@@ -46,7 +52,7 @@
  *      smp_mb()), READ_ONCE(wake_seq): wake the stream readers only if
  *      next_seq reached the lowest wake-up threshold of a waiting reader.
  * A reader:
- *   a. atomic64_read_acquire(&next_seq), then READ_ONCE(oldest_seq): it
+ *   a. atomic64_read_acquire(&next_seq), then oldest_seq: it
  *      sees an oldest_seq at least as new as the one stored before it;
  *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq),
  *      copies, smp_rmb(), READ_ONCE(slot->seq): both must be s;
@@ -68,21 +74,25 @@
  * they are sleeping locks on PREEMPT_RT) leaves the wake-up to an
  * irq_work.
  *
- * A resize swaps the slot array under reserve_lock and keeps the old one
- * as the new one's prev. Producers that reserved before the swap may
+ * A resize swaps the slot array and keeps the old one as the new one's
+ * prev, then (smp_mb()) loads head.seq: the cut. Against 1. (reserve,
+ * a full barrier, then load the array) this is the store-buffering
+ * pattern: a producer that loads the old array reserved below the cut,
+ * and every reservation from the cut on loads the new one. Producers may
  * still store into the old array: an RCU grace period waits for them
  * (every store runs with interrupts off, an RCU read-side section). Then
- * the readings that fit are copied into the new array, claiming slots as
- * producers do, so a producer that stored a newer reading there meanwhile
- * wins. Until prev is cleared, readers and publishers look for a reading
- * in prev when the new array does not have it. The old array is freed
- * with kvfree_rcu(), without waiting.
+ * the readings below the cut that fit are copied into the new array,
+ * claiming slots as producers do, so a producer that stored a newer
+ * reading there meanwhile wins. Until prev is cleared, readers and
+ * publishers look for a reading in prev when the new array does not have
+ * it. The old array is freed with kvfree_rcu(), without waiting.
  *
  * Counters are derived: every sequence number below next_seq was either
  * dropped, cleared or is held, so total == count + dropped + cleared holds
  * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
  * changes oldest_seq and cleared together, inside a stats_seq write
- * section under reserve_lock.
+ * section under reserve_lock; it raises oldest_seq by cmpxchg, as
+ * producers do, so that what they dropped first is not counted cleared.
  */
 
 #include <linux/export.h>
@@ -243,11 +253,11 @@ int seqring_ring_init(struct seqring_ring *ring, const char *name,
 	mutex_init(&ring->resize_lock);
 	RCU_INIT_POINTER(ring->slots, slots);
 	ring->name = name;
-	ring->head = 1;
+	ring->head.seq = 1;
+	ring->head.stamp = 0;
 	atomic64_set(&ring->next_seq, 1);
-	ring->oldest_seq = 1;
+	atomic64_set(&ring->oldest_seq, 1);
 	ring->cleared = 0;
-	ring->last_stamp = 0;
 	ring->wake_seq = U64_MAX;
 	ring->dead = false;
 	spin_lock_init(&ring->readers_lock);
@@ -288,44 +298,77 @@ seqring_slot_of(const struct seqring_slots *slots, u64 seq)
 }
 
 /*
- * Reserve @n sequence numbers (step 1. at the top of this file) in
- * @slots, the array the caller read in the same section: a resize swaps
- * arrays under reserve_lock too. Interrupts off. Returns the first
+ * Move oldest_seq up to @seq, unless it is there already: everything
+ * below @seq is dropped (or cleared). Relaxed: the fully ordered claim of
+ * a slot comes after it (step 2.).
+ */
+static __always_inline void seqring_ring_drop_before(struct seqring_ring *ring,
+						     u64 seq)
+{
+	s64 old = atomic64_read(&ring->oldest_seq);
+
+	while (old < seq &&
+	       !atomic64_try_cmpxchg_relaxed(&ring->oldest_seq, &old, seq))
+		;
+}
+
+/*
+ * Reserve @n sequence numbers (step 1. at the top of this file), at or
+ * after head.seq, and the time stamp. Interrupts off. Returns the first
  * sequence number. *@stamp: on entry, whether a reading has a zero
  * timestamp; on return, the time to give them.
  */
 static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
-						struct seqring_slots **slots,
 						unsigned int n, u64 *stamp)
 {
 	/*
-	 * Read before the lock, which the clamp below keeps in order; only
-	 * when some reading needs it (*@stamp set on entry): a clock read
-	 * is a good part of a push's cost.
+	 * Read once, before the reservation; only when some reading needs
+	 * it (*@stamp set on entry): a clock read is a good part of a
+	 * push's cost. The clock may have been set back, and a producer
+	 * that read it earlier may reserve later: the stamp is never below
+	 * the last one given, which the reservation takes with the sequence
+	 * numbers, so that sequence and time order agree.
 	 */
 	u64 now = *stamp ? ktime_get_real_ns() : 0;
-	u64 seq, end;
-	u32 capacity;
+	u64 old[2];
 
-	raw_spin_lock(&ring->reserve_lock);
-	*slots = rcu_dereference_protected(ring->slots,
-					   lockdep_is_held(&ring->reserve_lock));
-	capacity = (*slots)->capacity;
-	seq = ring->head;
-	end = seq + n;
-	ring->head = end;
-	/* The clock may have been set back: never below the last stamp. */
-	if (now) {
-		if (now < ring->last_stamp)
-			now = ring->last_stamp;
-		ring->last_stamp = now;
+	if (seqring_has_cmpxchg_pair()) {
+		old[0] = READ_ONCE(ring->head.seq);
+		old[1] = READ_ONCE(ring->head.stamp);
+		/* A torn pair read above just fails the first attempt. */
+		while (!seqring_try_cmpxchg_pair(&ring->head.seq, old,
+						 old[0] + n,
+						 max(now, old[1])))
+			;
+	} else {
+		raw_spin_lock(&ring->reserve_lock);
+		old[0] = ring->head.seq;
+		old[1] = ring->head.stamp;
+		/* Marked: seqring_ring_resize() reads head.seq without it. */
+		WRITE_ONCE(ring->head.seq, old[0] + n);
+		WRITE_ONCE(ring->head.stamp, max(now, old[1]));
+		raw_spin_unlock(&ring->reserve_lock);
+		/* Ordered as the cmpxchg above: see seqring_ring_resize(). */
+		smp_mb();
 	}
-	/* Everything the new readings overwrite is gone before they come. */
-	if (end > capacity && end - capacity > ring->oldest_seq)
-		WRITE_ONCE(ring->oldest_seq, end - capacity);
-	raw_spin_unlock(&ring->reserve_lock);
-	*stamp = now;
-	return seq;
+	*stamp = max(now, old[1]);
+	return old[0];
+}
+
+/*
+ * The slot array to store the readings of a reservation that ends before
+ * @end in, loaded after the reservation (see seqring_ring_resize()); moves
+ * oldest_seq past what they overwrite there. Interrupts off, in the
+ * section that stores them.
+ */
+static __always_inline struct seqring_slots *
+seqring_ring_slots_for(struct seqring_ring *ring, u64 end)
+{
+	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
+
+	if (end > slots->capacity)
+		seqring_ring_drop_before(ring, end - slots->capacity);
+	return slots;
 }
 
 /*
@@ -412,7 +455,7 @@ static u64 seqring_ring_publish(struct seqring_ring *ring)
 
 	for (;;) {
 		/* Below oldest_seq all is dropped: nothing to wait for. */
-		seq = max(next, READ_ONCE(ring->oldest_seq));
+		seq = max_t(u64, next, atomic64_read(&ring->oldest_seq));
 		end = seq > next ? seq : 0;
 		prev = rcu_dereference_sched(slots->prev);
 		div_u64_rem(seq, slots->capacity, &idx);
@@ -554,7 +597,8 @@ void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 	/* One clock read for the batch, whatever its readings' timestamps. */
 	stamp = 1;
 	local_irq_save(flags);
-	seq = seqring_ring_reserve(ring, &slots, n, &stamp);
+	seq = seqring_ring_reserve(ring, n, &stamp);
+	slots = seqring_ring_slots_for(ring, seq + n);
 	/* Readings that the push itself overwrites are not stored at all. */
 	if (n > slots->capacity)
 		skip = n - slots->capacity;
@@ -564,8 +608,12 @@ void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 		unsigned int end = min(n, i + SEQRING_STORE_CHUNK);
 
 		local_irq_save(flags);
-		/* Again in each section: a resize may have swapped arrays. */
-		slots = rcu_dereference_sched(ring->slots);
+		/*
+		 * Again in each section: a resize may have swapped arrays,
+		 * and what the readings overwrite in a smaller one must be
+		 * dropped before they do.
+		 */
+		slots = seqring_ring_slots_for(ring, seq + n);
 		div_u64_rem(seq + i, slots->capacity, &idx);
 		for (; i < end; i++) {
 			seqring_ring_store(ring, &slots->slot[idx], &r[i],
@@ -604,7 +652,8 @@ void __seqring_ring_push_one(struct seqring_ring *ring,
 
 	stamp = !r->timestamp_ns;
 	local_irq_save(flags);
-	seq = seqring_ring_reserve(ring, &slots, 1, &stamp);
+	seq = seqring_ring_reserve(ring, 1, &stamp);
+	slots = seqring_ring_slots_for(ring, seq + 1);
 	seqring_ring_store(ring, seqring_slot_of(slots, seq), r, seq, stamp,
 			   false);
 	published = seqring_ring_publish(ring);
@@ -652,16 +701,25 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
 int seqring_ring_clear(struct seqring_ring *ring)
 {
 	unsigned long flags;
-	u64 next;
+	s64 next, oldest;
 
 	raw_spin_lock_irqsave(&ring->reserve_lock, flags);
 	next = atomic64_read(&ring->next_seq);
-	if (next > ring->oldest_seq) {
-		write_seqcount_begin(&ring->stats_seq);
-		ring->cleared += next - ring->oldest_seq;
-		WRITE_ONCE(ring->oldest_seq, next);
-		write_seqcount_end(&ring->stats_seq);
+	oldest = atomic64_read(&ring->oldest_seq);
+	/*
+	 * Producers may raise oldest_seq meanwhile (dropping readings), so
+	 * it is raised by cmpxchg too; what they dropped first counts as
+	 * dropped, not cleared.
+	 */
+	write_seqcount_begin(&ring->stats_seq);
+	while (oldest < next) {
+		if (atomic64_try_cmpxchg_relaxed(&ring->oldest_seq, &oldest,
+						 next)) {
+			ring->cleared += next - oldest;
+			break;
+		}
 	}
+	write_seqcount_end(&ring->stats_seq);
 	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
 	/* Stream readers that were behind must learn it. */
 	seqring_ring_wake_readers(ring, true);
@@ -724,7 +782,6 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
 	struct seqring_slots *old, *new;
-	unsigned long flags;
 	u64 head;
 
 	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
@@ -734,15 +791,20 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 		return -ENOMEM;
 
 	mutex_lock(&ring->resize_lock);
-	raw_spin_lock_irqsave(&ring->reserve_lock, flags);
 	old = rcu_dereference_protected(ring->slots,
-					lockdep_is_held(&ring->reserve_lock));
-	head = ring->head;
-	if (head > capacity && head - capacity > ring->oldest_seq)
-		WRITE_ONCE(ring->oldest_seq, head - capacity);
+					lockdep_is_held(&ring->resize_lock));
 	RCU_INIT_POINTER(new->prev, old);
 	rcu_assign_pointer(ring->slots, new);
-	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
+	/*
+	 * The swap before the load of head.seq; a producer reserves, a fully
+	 * ordered RMW, before it loads the slots pointer: one that stores
+	 * into the old array reserved below head, which the migration below
+	 * covers, and every reservation from head on stores into the new one.
+	 */
+	smp_mb();
+	head = READ_ONCE(ring->head.seq);
+	if (head > capacity)
+		seqring_ring_drop_before(ring, head - capacity);
 
 	/*
 	 * Producers that took the old array (interrupts off) are done. An
@@ -751,7 +813,7 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
 	 */
 	synchronize_rcu_expedited();
-	seqring_ring_migrate(ring, old, new, READ_ONCE(ring->oldest_seq),
+	seqring_ring_migrate(ring, old, new, atomic64_read(&ring->oldest_seq),
 			     head);
 	/* The copies before: pairs with the acquire in seqring_ring_copy_rcu(). */
 	rcu_assign_pointer(new->prev, NULL);
@@ -799,7 +861,7 @@ void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 	do {
 		start = read_seqcount_begin(&ring->stats_seq);
 		next = seqring_ring_next_seq(ring);
-		oldest = READ_ONCE(ring->oldest_seq);
+		oldest = atomic64_read(&ring->oldest_seq);
 		cleared = ring->cleared;
 		st->capacity = rcu_dereference(ring->slots)->capacity;
 	} while (read_seqcount_retry(&ring->stats_seq, start));
@@ -858,7 +920,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_next_seq);
  */
 u64 seqring_ring_oldest_seq(struct seqring_ring *ring)
 {
-	return READ_ONCE(ring->oldest_seq);
+	return atomic64_read(&ring->oldest_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
 
@@ -909,7 +971,7 @@ bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "outside an RCU read section");
 	for (;;) {
 		next = seqring_ring_next_seq(ring);
-		oldest = READ_ONCE(ring->oldest_seq);
+		oldest = atomic64_read(&ring->oldest_seq);
 		if (seq < oldest)
 			seq = oldest;
 		if (seq >= next)

@@ -97,16 +97,18 @@ struct seqring_reader {
 
 /**
  * struct seqring_ring - a ring of readings that readers never lock
- * @reserve_lock: serialises reservations (sequence numbers, time stamps,
- *	oldest_seq), CLEAR and the swap of a resize; a raw spinlock held for
- *	a few instructions with interrupts off, so that pushes may come from
- *	any context, PREEMPT_RT included
+ * @head: what the next reservation takes, changed by one compare-and-
+ *	exchange of both words (under @reserve_lock where the CPU has none)
+ * @head.seq: the sequence number the next reservation gets; starts at 1
+ * @head.stamp: the latest time the ring stamped a reading with
+ * @reserve_lock: serialises CLEARs (the writers of @stats_seq), and
+ *	reservations where seqring_has_cmpxchg_pair() is false; a raw
+ *	spinlock held for a few instructions with interrupts off
  * @stats_seq: makes a CLEAR's change of @oldest_seq and @cleared one
  *	for readers of counters, who take no lock
- * @head: the sequence number the next reservation gets; starts at 1
- * @last_stamp: the latest time the ring stamped a reading with
  * @oldest_seq: sequence number of the oldest reading held; held readings
- *	are [@oldest_seq, @next_seq), none when @oldest_seq >= @next_seq
+ *	are [@oldest_seq, @next_seq), none when @oldest_seq >= @next_seq;
+ *	only ever raised
  * @cleared: readings discarded by seqring_ring_clear()
  * @next_seq: every reading below it is stored (or dropped): published
  * @slots: the slots; replaced by a resize, freed after RCU readers
@@ -122,11 +124,13 @@ struct seqring_reader {
  * ring.c states who changes what, and the memory ordering.
  */
 struct seqring_ring {
-	raw_spinlock_t reserve_lock;	/* reservations, CLEAR, swap */
+	struct {
+		u64 seq;
+		u64 stamp;
+	} head __aligned(16);
+	raw_spinlock_t reserve_lock;	/* CLEAR; reservations without pairs */
 	seqcount_raw_spinlock_t stats_seq;
-	u64 head;
-	u64 last_stamp;
-	u64 oldest_seq;
+	atomic64_t oldest_seq;
 	u64 cleared;
 	atomic64_t next_seq ____cacheline_aligned_in_smp;
 	struct seqring_slots __rcu *slots;

@@ -576,7 +576,7 @@ static void ring_test_push_timestamp(struct kunit *test)
 	 * A clock set back never makes a stamp earlier than the one before:
 	 * with the last stamp in the future, the next stamp is that one.
 	 */
-	ring->last_stamp = after + 1000000000ULL;
+	ring->head.stamp = after + 1000000000ULL;
 	r.timestamp_ns = 0;
 	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
 	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 4), after + 1000000000ULL);
@@ -610,7 +610,7 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 
 	push_singles(test, ring, 1, 3);
 	/* What a writer leaves mid-copy, after moving oldest_seq past 2. */
-	ring->oldest_seq = 3;
+	atomic64_set(&ring->oldest_seq, 3);
 	ring_slots(ring)->slot[idx].seq = 6 | SEQRING_SLOT_BUSY;
 	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 2, &rec));
 	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);
@@ -622,7 +622,7 @@ static void ring_test_copy_torn_slot(struct kunit *test)
  */
 static void fake_store_in_progress(struct seqring_ring *ring, u64 seq)
 {
-	ring->head = seq + 1;
+	ring->head.seq = seq + 1;
 	ring_slots(ring)->slot[seq % ring_slots(ring)->capacity].seq =
 		seq | SEQRING_SLOT_BUSY;
 }
@@ -696,7 +696,7 @@ static void ring_test_batch_more_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slots->slot[3].seq, 3ULL);
 
 	/* A batch of 4..6 whose last reading is not stored yet. */
-	ring->head = 7;
+	ring->head.seq = 7;
 	slots->slot[4].seq = 4 | SEQRING_SLOT_MORE;
 	slots->slot[5].seq = 5 | SEQRING_SLOT_MORE;
 	push_singles(test, ring, 7, 1);
@@ -706,7 +706,6 @@ static void ring_test_batch_more_bits(struct kunit *test)
 	expect_stats(test, ring, 8, 8, 0, 0, 1, 8);
 }
 
-/* Resizing keeps the newest readings that fit, and the counters add up. */
 /*
  * The wake-up threshold is the pusher's to check: a reader armed for 3
  * readings sets the ring's wake_seq to cursor + 3; pushes below it leave
@@ -773,6 +772,7 @@ static void ring_test_stats_lockless(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.total, 6ULL);
 }
 
+/* Resizing keeps the newest readings that fit, and the counters add up. */
 static void ring_test_resize(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
