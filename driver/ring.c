@@ -238,13 +238,23 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
  * @name: name in trace events: the device's name
  * @capacity: number of readings it holds, 1 to %SEQRING_CAPACITY_MAX
  *
- * Return: 0, or -ENOMEM when the slots cannot be allocated.
+ * Return: 0, -ENOMEM when the slots cannot be allocated, or -EINVAL (and a
+ * warning) for a ring not aligned as its type asks.
  */
 int seqring_ring_init(struct seqring_ring *ring, const char *name,
 		      u32 capacity)
 {
-	struct seqring_slots *slots = seqring_alloc_slots(capacity);
+	struct seqring_slots *slots;
 
+	/*
+	 * The pair cmpxchg faults on a head not 16-byte aligned. The ring is
+	 * cacheline aligned in its struct, and every struct holding one is
+	 * over 192 bytes, so kmalloc() takes it from a power-of-two cache,
+	 * which aligns objects to their size: this only says so.
+	 */
+	if (WARN_ON_ONCE(!IS_ALIGNED((unsigned long)&ring->head, 16)))
+		return -EINVAL;
+	slots = seqring_alloc_slots(capacity);
 	if (!slots)
 		return -ENOMEM;
 
