@@ -291,7 +291,8 @@ else
   SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
   SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 endif
-UNITS := seqring-journal.service seqring-metrics.service seqring-metrics.timer
+UNITS := seqring-journal.service seqring-journal@.service seqring-metrics.service \
+	seqring-metrics.timer
 # Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
 # where kbuild puts external modules by default.
 INSTALL_MOD_DIR ?= extra

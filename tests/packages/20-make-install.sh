@@ -33,6 +33,7 @@ expected="644 etc/modprobe.d/seqring.conf
 755 usr/local/bin/seqringctl
 644 usr/local/include/linux/seqring.h
 644 usr/local/lib/systemd/system/seqring-journal.service
+644 usr/local/lib/systemd/system/seqring-journal@.service
 644 usr/local/lib/systemd/system/seqring-metrics.service
 644 usr/local/lib/systemd/system/seqring-metrics.timer
 644 usr/local/share/bash-completion/completions/seqringctl
@@ -69,6 +70,7 @@ make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
 expected="644 etc/modprobe.d/seqring.conf
 644 etc/modules-load.d/seqring.conf
 644 lib/systemd/system/seqring-journal.service
+644 lib/systemd/system/seqring-journal@.service
 644 lib/systemd/system/seqring-metrics.service
 644 lib/systemd/system/seqring-metrics.timer
 755 usr/bin/seqringctl

@@ -10,7 +10,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 9
+plan 12
 
 d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
@@ -36,6 +36,20 @@ is "BindsTo=dev-seqring.device WantedBy=dev-seqring.device" \
 	"started and stopped with /dev/seqring once enabled"
 like "$(cat udev-rules/60-seqring.rules)" 'TAG\+="systemd"' \
 	"the udev rule tags the device for systemd (dev-seqring.device)"
+
+# The template, for a named ring, verified as an instance whose name needs
+# escaping: the device unit of /dev/seqring-my-ring is dev-seqring\x2dmy\x2dring.
+tmpl=$units/seqring-journal@.service
+sed "s|/usr/bin/seqringctl|$REPO/tools/seqringctl|" "$tmpl" >"$T/seqring-journal@.service"
+is "" "$(MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning \
+	systemd-analyze verify "$T/seqring-journal@my\x2dring.service" 2>&1)" \
+	"systemd-analyze verify seqring-journal@my\\x2dring.service: no complaint"
+is 'BindsTo=dev-seqring\x2d%i.device StateDirectory=seqring-journal-%I DeviceAllow=/dev/seqring-%I WantedBy=dev-seqring\x2d%i.device' \
+	"$(grep -E '^(BindsTo|WantedBy|DeviceAllow|StateDirectory)=' "$tmpl" | sed 's/ r$//' | words)" \
+	"seqring-journal@NAME follows /dev/seqring-NAME, reads only it, keeps its own state"
+like "$(grep '^ExecStart=' "$tmpl")" \
+	'^ExecStart=/usr/bin/seqringctl --device=/dev/seqring-%I watch --journal --cursor-file=%S/seqring-journal-%I/cursor$' \
+	"seqring-journal@NAME: watch --journal of /dev/seqring-NAME"
 
 # The metrics: a oneshot service and its timer.
 is "" "$(verify "$units/seqring-metrics.service")" "systemd-analyze verify seqring-metrics.service: no complaint"

@@ -49,6 +49,7 @@ is "-rw-r--r-- usr/include/linux/seqring.h
 	"seqring-dev: the header and seqring.pc"
 
 expected="-rw-r--r-- lib/systemd/system/seqring-journal.service
+-rw-r--r-- lib/systemd/system/seqring-journal@.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.timer
 -rwxr-xr-x usr/bin/seqringctl
