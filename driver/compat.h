@@ -12,9 +12,6 @@
 #ifndef _SEQRING_COMPAT_H
 #define _SEQRING_COMPAT_H
 
-#include <linux/atomic.h>
-#include <linux/mmdebug.h>	/* VM_BUG_ON() in cmpxchg_double() */
-#include <linux/types.h>
 #include <linux/version.h>
 
 /*
@@ -34,53 +31,6 @@
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
 #define pde_data(inode) PDE_DATA(inode)
-#endif
-
-/*
- * A fully ordered compare-and-exchange of two adjacent u64s, 16-byte
- * aligned: the ring's producers reserve sequence numbers and a time stamp
- * together with it, lock-free. try_cmpxchg128() came with 6.5 and
- * replaced cmpxchg_double() (gone in 6.6); both exist only where the CPU
- * may have the instruction (x86-64 with CMPXCHG16B, arm64, s390, riscv64
- * with Zacas), and system_has_cmpxchg128() (_double() before) tells at run
- * time whether it does (the driver builds for 64-bit kernels only).
- * Elsewhere (ppc64el, riscv64 without Zacas) seqring_has_cmpxchg_pair() is
- * false and the ring takes a raw spinlock instead; SEQRING_RESERVE_LOCK=y
- * (Kbuild) makes it so anywhere, so that the tests can run that path.
- */
-#if !defined(SEQRING_RESERVE_LOCK) && defined(system_has_cmpxchg128)
-#define seqring_has_cmpxchg_pair()	system_has_cmpxchg128()
-static __always_inline bool seqring_try_cmpxchg_pair(u64 *p, u64 *old,
-						     u64 new0, u64 new1)
-{
-	union { u128 full; u64 w[2]; } o = { .w = { old[0], old[1] } },
-				       n = { .w = { new0, new1 } };
-
-	if (try_cmpxchg128((u128 *)p, &o.full, n.full))
-		return true;
-	old[0] = o.w[0];
-	old[1] = o.w[1];
-	return false;
-}
-#elif !defined(SEQRING_RESERVE_LOCK) && defined(system_has_cmpxchg_double)
-#define seqring_has_cmpxchg_pair()	system_has_cmpxchg_double()
-static __always_inline bool seqring_try_cmpxchg_pair(u64 *p, u64 *old,
-						     u64 new0, u64 new1)
-{
-	if (cmpxchg_double(&p[0], &p[1], old[0], old[1], new0, new1))
-		return true;
-	/* A failed cmpxchg_double() does not say what it found. */
-	old[0] = READ_ONCE(p[0]);
-	old[1] = READ_ONCE(p[1]);
-	return false;
-}
-#else
-#define seqring_has_cmpxchg_pair()	false
-static __always_inline bool seqring_try_cmpxchg_pair(u64 *p, u64 *old,
-						     u64 new0, u64 new1)
-{
-	return false;
-}
 #endif
 
 #endif /* _SEQRING_COMPAT_H */

@@ -6,15 +6,12 @@
  * for another producer's copy. A push (seqring_ring_push_one(), or a batch,
  * seqring_ring_push()) goes through three steps:
  *
- *   reserve  lock-free, interrupts off: take sequence numbers and the time
- *            stamp together by one compare-and-exchange of the pair
- *            head.seq, head.stamp (a 128-bit cmpxchg), the stamp never
- *            below head.stamp, so that sequence and time order agree; then
- *            load the slot array and move oldest_seq (cmpxchg, only
- *            raised) past what the new readings will overwrite there.
- *            Where the CPU has no 128-bit cmpxchg (32-bit kernels, riscv64
- *            without Zacas) the pair is taken under reserve_lock, a raw
- *            spinlock held for a few instructions.
+ *   reserve  lock-free, interrupts off: raise last_stamp to the time stamp
+ *            (never below it, so that sequence and time order agree), then
+ *            take sequence numbers by a cmpxchg of head, starting again if
+ *            head moved meanwhile; then load the slot array and move
+ *            oldest_seq (cmpxchg, only raised) past what the new readings
+ *            will overwrite there.
  *   store    per reading, interrupts off: claim the slot by a cmpxchg of
  *            its seq word to (seq | SLOT_BUSY), copy the reading, commit
  *            with smp_store_release() of seq (| SLOT_MORE for each reading
@@ -38,9 +35,13 @@
  * count (sequence numbers are never reused, so no ABA).
  *
  * Memory ordering. A producer storing sequence number s:
- *   1. reserves s (the pair cmpxchg, fully ordered; under reserve_lock,
- *      an smp_mb() after it), then loads the slot array and moves
- *      oldest_seq past s - capacity (a relaxed cmpxchg);
+ *   1. atomic64_read_acquire(&head), then reads last_stamp and raises it
+ *      to its stamp (cmpxchg, fully ordered), then moves head past s by
+ *      cmpxchg (fully ordered): the producer of s + 1 read head after
+ *      this one moved it, so it reads last_stamp after it was raised, and
+ *      its stamp is not below this one's (message passing: the acquire
+ *      pairs with the cmpxchg of head). Then it loads the slot array and
+ *      moves oldest_seq past s - capacity (a relaxed cmpxchg);
  *   2. claims the slot with cmpxchg() (fully ordered: 1. before the claim,
  *      the claim before the copy);
  *   3. copies the reading, then smp_store_release(&slot->seq, s);
@@ -75,7 +76,7 @@
  * irq_work.
  *
  * A resize swaps the slot array and keeps the old one as the new one's
- * prev, then (smp_mb()) loads head.seq: the cut. Against 1. (reserve,
+ * prev, then (smp_mb()) loads head: the cut. Against 1. (reserve,
  * a full barrier, then load the array) this is the store-buffering
  * pattern: a producer that loads the old array reserved below the cut,
  * and every reservation from the cut on loads the new one. Producers may
@@ -91,7 +92,7 @@
  * dropped, cleared or is held, so total == count + dropped + cleared holds
  * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
  * changes oldest_seq and cleared together, inside a stats_seq write
- * section under reserve_lock; it raises oldest_seq by cmpxchg, as
+ * section under clear_lock; it raises oldest_seq by cmpxchg, as
  * producers do, so that what they dropped first is not counted cleared.
  */
 
@@ -238,33 +239,23 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
  * @name: name in trace events: the device's name
  * @capacity: number of readings it holds, 1 to %SEQRING_CAPACITY_MAX
  *
- * Return: 0, -ENOMEM when the slots cannot be allocated, or -EINVAL (and a
- * warning) for a ring not aligned as its type asks.
+ * Return: 0, or -ENOMEM when the slots cannot be allocated.
  */
 int seqring_ring_init(struct seqring_ring *ring, const char *name,
 		      u32 capacity)
 {
-	struct seqring_slots *slots;
+	struct seqring_slots *slots = seqring_alloc_slots(capacity);
 
-	/*
-	 * The pair cmpxchg faults on a head not 16-byte aligned. The ring is
-	 * cacheline aligned in its struct, and every struct holding one is
-	 * over 192 bytes, so kmalloc() takes it from a power-of-two cache,
-	 * which aligns objects to their size: this only says so.
-	 */
-	if (WARN_ON_ONCE(!IS_ALIGNED((unsigned long)&ring->head, 16)))
-		return -EINVAL;
-	slots = seqring_alloc_slots(capacity);
 	if (!slots)
 		return -ENOMEM;
 
-	raw_spin_lock_init(&ring->reserve_lock);
-	seqcount_raw_spinlock_init(&ring->stats_seq, &ring->reserve_lock);
+	raw_spin_lock_init(&ring->clear_lock);
+	seqcount_raw_spinlock_init(&ring->stats_seq, &ring->clear_lock);
 	mutex_init(&ring->resize_lock);
 	RCU_INIT_POINTER(ring->slots, slots);
 	ring->name = name;
-	ring->head.seq = 1;
-	ring->head.stamp = 0;
+	atomic64_set(&ring->head, 1);
+	atomic64_set(&ring->last_stamp, 0);
 	atomic64_set(&ring->next_seq, 1);
 	atomic64_set(&ring->oldest_seq, 1);
 	ring->cleared = 0;
@@ -323,10 +314,10 @@ static __always_inline void seqring_ring_drop_before(struct seqring_ring *ring,
 }
 
 /*
- * Reserve @n sequence numbers (step 1. at the top of this file), at or
- * after head.seq, and the time stamp. Interrupts off. Returns the first
- * sequence number. *@stamp: on entry, whether a reading has a zero
- * timestamp; on return, the time to give them.
+ * Reserve @n sequence numbers (step 1. at the top of this file) and the
+ * time stamp. Interrupts off. Returns the first sequence number.
+ * *@stamp: on entry, whether a reading has a zero timestamp; on return,
+ * the time to give them.
  */
 static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 						unsigned int n, u64 *stamp)
@@ -336,33 +327,31 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 	 * it (*@stamp set on entry): a clock read is a good part of a
 	 * push's cost. The clock may have been set back, and a producer
 	 * that read it earlier may reserve later: the stamp is never below
-	 * the last one given, which the reservation takes with the sequence
-	 * numbers, so that sequence and time order agree.
+	 * last_stamp, so that sequence and time order agree.
 	 */
-	u64 now = *stamp ? ktime_get_real_ns() : 0;
-	u64 old[2];
+	s64 now = *stamp ? ktime_get_real_ns() : 0;
+	s64 seq, last, t;
 
-	if (seqring_has_cmpxchg_pair()) {
-		old[0] = READ_ONCE(ring->head.seq);
-		old[1] = READ_ONCE(ring->head.stamp);
-		/* A torn pair read above just fails the first attempt. */
-		while (!seqring_try_cmpxchg_pair(&ring->head.seq, old,
-						 old[0] + n,
-						 max(now, old[1])))
-			;
-	} else {
-		raw_spin_lock(&ring->reserve_lock);
-		old[0] = ring->head.seq;
-		old[1] = ring->head.stamp;
-		/* Marked: seqring_ring_resize() reads head.seq without it. */
-		WRITE_ONCE(ring->head.seq, old[0] + n);
-		WRITE_ONCE(ring->head.stamp, max(now, old[1]));
-		raw_spin_unlock(&ring->reserve_lock);
-		/* Ordered as the cmpxchg above: see seqring_ring_resize(). */
-		smp_mb();
+	for (;;) {
+		/* Pairs with the cmpxchg of head below, by the producer before. */
+		seq = atomic64_read_acquire(&ring->head);
+		last = atomic64_read(&ring->last_stamp);
+		t = max(now, last);
+		/* Fully ordered: last_stamp is at least t before head moves. */
+		if (t != last &&
+		    !atomic64_try_cmpxchg(&ring->last_stamp, &last, t))
+			continue;
+		/*
+		 * Fully ordered. Success means head did not move since it
+		 * was read (it only grows): the producer of seq - 1 had
+		 * raised last_stamp to its stamp, or seen it there, before
+		 * it moved head, and this one read last_stamp after.
+		 */
+		if (atomic64_try_cmpxchg(&ring->head, &seq, seq + n))
+			break;
 	}
-	*stamp = max(now, old[1]);
-	return old[0];
+	*stamp = t;
+	return seq;
 }
 
 /*
@@ -710,10 +699,10 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
  */
 int seqring_ring_clear(struct seqring_ring *ring)
 {
-	unsigned long flags;
 	s64 next, oldest;
 
-	raw_spin_lock_irqsave(&ring->reserve_lock, flags);
+	/* Producers never take it: interrupts may stay on. */
+	raw_spin_lock(&ring->clear_lock);
 	next = atomic64_read(&ring->next_seq);
 	oldest = atomic64_read(&ring->oldest_seq);
 	/*
@@ -730,7 +719,7 @@ int seqring_ring_clear(struct seqring_ring *ring)
 		}
 	}
 	write_seqcount_end(&ring->stats_seq);
-	raw_spin_unlock_irqrestore(&ring->reserve_lock, flags);
+	raw_spin_unlock(&ring->clear_lock);
 	/* Stream readers that were behind must learn it. */
 	seqring_ring_wake_readers(ring, true);
 	return 0;
@@ -806,13 +795,13 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	RCU_INIT_POINTER(new->prev, old);
 	rcu_assign_pointer(ring->slots, new);
 	/*
-	 * The swap before the load of head.seq; a producer reserves, a fully
+	 * The swap before the load of head; a producer reserves, a fully
 	 * ordered RMW, before it loads the slots pointer: one that stores
 	 * into the old array reserved below head, which the migration below
 	 * covers, and every reservation from head on stores into the new one.
 	 */
 	smp_mb();
-	head = READ_ONCE(ring->head.seq);
+	head = atomic64_read(&ring->head);
 	if (head > capacity)
 		seqring_ring_drop_before(ring, head - capacity);
 

@@ -97,13 +97,12 @@ struct seqring_reader {
 
 /**
  * struct seqring_ring - a ring of readings that readers never lock
- * @head: what the next reservation takes, changed by one compare-and-
- *	exchange of both words (under @reserve_lock where the CPU has none)
- * @head.seq: the sequence number the next reservation gets; starts at 1
- * @head.stamp: the latest time the ring stamped a reading with
- * @reserve_lock: serialises CLEARs (the writers of @stats_seq), and
- *	reservations where seqring_has_cmpxchg_pair() is false; a raw
- *	spinlock held for a few instructions with interrupts off
+ * @head: the sequence number the next reservation gets; starts at 1
+ * @last_stamp: the latest time the ring stamped a reading with, or is
+ *	about to; only ever raised
+ * @clear_lock: serialises CLEARs, the writers of @stats_seq; a raw
+ *	spinlock, so that readers of counters never take a lock on
+ *	PREEMPT_RT either
  * @stats_seq: makes a CLEAR's change of @oldest_seq and @cleared one
  *	for readers of counters, who take no lock
  * @oldest_seq: sequence number of the oldest reading held; held readings
@@ -124,11 +123,9 @@ struct seqring_reader {
  * ring.c states who changes what, and the memory ordering.
  */
 struct seqring_ring {
-	struct {
-		u64 seq;
-		u64 stamp;
-	} head __aligned(16);
-	raw_spinlock_t reserve_lock;	/* CLEAR; reservations without pairs */
+	atomic64_t head;
+	atomic64_t last_stamp;
+	raw_spinlock_t clear_lock;	/* serialises CLEARs */
 	seqcount_raw_spinlock_t stats_seq;
 	atomic64_t oldest_seq;
 	u64 cleared;

@@ -576,7 +576,7 @@ static void ring_test_push_timestamp(struct kunit *test)
 	 * A clock set back never makes a stamp earlier than the one before:
 	 * with the last stamp in the future, the next stamp is that one.
 	 */
-	ring->head.stamp = after + 1000000000ULL;
+	atomic64_set(&ring->last_stamp, after + 1000000000ULL);
 	r.timestamp_ns = 0;
 	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), 0);
 	KUNIT_EXPECT_EQ(test, stored_time(test, ring, 4), after + 1000000000ULL);
@@ -622,7 +622,7 @@ static void ring_test_copy_torn_slot(struct kunit *test)
  */
 static void fake_store_in_progress(struct seqring_ring *ring, u64 seq)
 {
-	ring->head.seq = seq + 1;
+	atomic64_set(&ring->head, seq + 1);
 	ring_slots(ring)->slot[seq % ring_slots(ring)->capacity].seq =
 		seq | SEQRING_SLOT_BUSY;
 }
@@ -696,7 +696,7 @@ static void ring_test_batch_more_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slots->slot[3].seq, 3ULL);
 
 	/* A batch of 4..6 whose last reading is not stored yet. */
-	ring->head.seq = 7;
+	atomic64_set(&ring->head, 7);
 	slots->slot[4].seq = 4 | SEQRING_SLOT_MORE;
 	slots->slot[5].seq = 5 | SEQRING_SLOT_MORE;
 	push_singles(test, ring, 7, 1);
@@ -753,7 +753,7 @@ static void ring_test_wake_threshold(struct kunit *test)
 
 /*
  * Counter readers take no lock a writer holds, on PREEMPT_RT too: the
- * counters' seqcount is associated with the raw reserve_lock (with a
+ * counters' seqcount is associated with the raw clear_lock (with a
  * seqcount_spinlock_t or seqcount_mutex_t, RT readers that see a write in
  * progress take that lock), and a snapshot can be taken where sleeping is
  * not allowed. Another seqcount type there fails the build of this test.
