@@ -21,7 +21,7 @@
 #     (its seqringctl an ARCH program) and the two Architecture: all
 #     packages, natively, as `make deb` would on such a machine (lintian
 #     is `make deb`'s, on amd64: it does not depend on the CPU);
-#   - `apt-get install` of the three pulls in dkms, and DKMS builds both
+#   - `apt-get install` of the three pulls in dkms, and DKMS builds the
 #     modules for HEADERS' kernel: `dkms status`, the files, their
 #     vermagic and ELF machine, their version;
 #   - the packaged seqringctl runs, group seqring exists;
@@ -114,7 +114,7 @@ is installed \
 mods=$root/lib/modules/$kver/updates/dkms
 mkdir -p "$out/ko"
 rm -f "$out"/ko/*.ko
-for m in seqring sequence; do
+for m in seqring sequence seqring_timerlat; do
 	f=$(ls "$mods/$m".ko* 2>/dev/null | head -n 1)
 	case $f in
 	"") ;;
@@ -123,8 +123,9 @@ for m in seqring sequence; do
 	*) cp "$f" "$out/ko/$m.ko" ;;
 	esac
 done
-is "seqring.ko sequence.ko" "$(cd "$out/ko" && ls seqring.ko sequence.ko 2>/dev/null | words)" \
-	"both modules are in /lib/modules/$kver/updates/dkms"
+is "seqring.ko seqring_timerlat.ko sequence.ko" \
+	"$(cd "$out/ko" && ls seqring.ko seqring_timerlat.ko sequence.ko 2>/dev/null | words)" \
+	"the three modules (the sample too) are in /lib/modules/$kver/updates/dkms"
 like "$(modinfo -F vermagic "$out/ko/seqring.ko" 2>&1) / $(readelf -h "$out/ko/seqring.ko" 2>&1 |
 	sed -n 's/^ *Machine: *//p')" "^$kver .* / $want\$" \
 	"seqring.ko is built for $kver, a $want module"
