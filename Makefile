@@ -307,8 +307,7 @@ INSTALL_MOD_DIR ?= extra
 # Without the test modules (Kbuild): modules_install installs what the
 # build listed, so the build leaves them out too.
 install:
-	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) SEQRING_TEST_MODULES=n modules
+	$(MAKE) modules SEQRING_TEST_MODULES=n
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(abspath $(DESTDIR)) \
 		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) CONFIG_MODULE_SIG_ALL= \
 		SEQRING_TEST_MODULES=n modules_install
