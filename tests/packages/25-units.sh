@@ -10,7 +10,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 12
+plan 13
 
 d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
@@ -47,6 +47,13 @@ is "" "$(MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning \
 is 'BindsTo=dev-seqring\x2d%i.device StateDirectory=seqring-journal-%I DeviceAllow=/dev/seqring-%I WantedBy=dev-seqring\x2d%i.device' \
 	"$(grep -E '^(BindsTo|WantedBy|DeviceAllow|StateDirectory)=' "$tmpl" | sed 's/ r$//' | words)" \
 	"seqring-journal@NAME follows /dev/seqring-NAME, reads only it, keeps its own state"
+# The template is seqring-journal.service for another device: the rest of
+# their [Service] sections, the sandbox, must not drift apart.
+service_rest() {
+	sed -n '/^\[Service\]/,/^\[/p' "$1" | grep -vE '^(ExecStart|StateDirectory|DeviceAllow)='
+}
+is "$(service_rest "$unit")" "$(service_rest "$tmpl")" \
+	"seqring-journal@.service runs as seqring-journal.service does, but for its device and state"
 like "$(grep '^ExecStart=' "$tmpl")" \
 	'^ExecStart=/usr/bin/seqringctl --device=/dev/seqring-%I watch --journal --cursor-file=%S/seqring-journal-%I/cursor$' \
 	"seqring-journal@NAME: watch --journal of /dev/seqring-NAME"
