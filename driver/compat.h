@@ -41,7 +41,7 @@
  */
 #ifdef IRQ_WORK_INIT_HARD
 #define seqring_init_irq_work_hard(work, func) \
-	(*(work) = (struct irq_work)IRQ_WORK_INIT_HARD(func))
+	(*(work) = IRQ_WORK_INIT_HARD(func))
 #else
 #define seqring_init_irq_work_hard(work, func) init_irq_work(work, func)
 #endif
