@@ -85,8 +85,25 @@ done
 rm -rf "$out"
 mkdir -p "$out" "$cache"
 
+# --- the root -----------------------------------------------------------------
+root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-litmus.XXXXXX") || exit 1
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	tests/roots/rmroot.sh "$root"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+rmdir "$root"
+t0=$(date +%s)
+tests/roots/mkroot.sh sid "$root" "$pkgs" >"$out/root.log" 2>&1 ||
+	setup_failed "a sid root with $pkgs" "$out/root.log"
+echo "# sid root with $pkgs in $(($(date +%s) - t0)) s: $(tail -n 1 "$out/root.log")"
+mkdir -p "$root/litmus"
+
 # --- the model ----------------------------------------------------------------
-# Extracted again only when the tarball changes (a new linux-source-6.1).
+# Extracted again only when the tarball changes (a new linux-source-6.1),
+# and copied into the root under the lock that guards its replacement.
 if [ ! -f "$ksrc" ]; then
 	echo "# installing linux-source-6.1 for $ksrc"
 	tests/vm/deps.sh linux-source-6.1 >"$out/deps.log" 2>&1 ||
@@ -108,27 +125,11 @@ if [ "$(cat "$model/.source" 2>/dev/null)" != "$key" ]; then
 	echo "$key" >"$model.tmp/.source"
 	mv "$model.tmp" "$model"
 fi
+cp -r "$model" "$root/litmus/model"
 exec 9>&-
 
-# --- the root -----------------------------------------------------------------
-root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-litmus.XXXXXX") || exit 1
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	tests/roots/rmroot.sh "$root"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-rmdir "$root"
-t0=$(date +%s)
-tests/roots/mkroot.sh sid "$root" "$pkgs" >"$out/root.log" 2>&1 ||
-	setup_failed "a sid root with $pkgs" "$out/root.log"
-echo "# sid root with $pkgs in $(($(date +%s) - t0)) s: $(tail -n 1 "$out/root.log")"
-
-# The model and the tests go into the root; herd7 runs there, once per
-# file, from the model's directory.
+# herd7 runs in the root, once per file, from the model's directory.
 mkdir -p "$root/litmus/out"
-cp -r "$model" "$root/litmus/model"
 cp --parents "${files[@]}" "$root/litmus/"
 echo "# $(tests/roots/inroot.sh "$root" herd7 -version 2>&1 | head -n 1 | sed 's/^/herd7 /'), model: $key"
 t0=$(date +%s)
