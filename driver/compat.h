@@ -36,8 +36,8 @@
 
 /*
  * IRQ_WORK_INIT_HARD() (an irq_work that runs in hard interrupt context on
- * PREEMPT_RT too) came with 5.11's irq_work cleanup; before, every
- * irq_work of a kernel without PREEMPT_RT ran there anyway.
+ * PREEMPT_RT too) is not in 5.10, but in its PREEMPT_RT patches; every
+ * irq_work of a kernel without PREEMPT_RT runs there anyway.
  */
 #ifdef IRQ_WORK_INIT_HARD
 #define seqring_init_irq_work_hard(work, func) \

@@ -72,7 +72,8 @@
  *      next_seq reached the lowest wake-up threshold of an armed reader.
  * A reader:
  *   a. atomic64_read_acquire(&next_seq), then oldest_seq: it
- *      sees an oldest_seq at least as new as the one stored before it;
+ *      sees an oldest_seq at least as new as the one stored before it
+ *      (reader-oldest.litmus);
  *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq),
  *      copies, smp_rmb(), READ_ONCE(slot->seq): both must be s;
  *   c. if not, smp_rmb() and start again at a.: the producer that changed
@@ -116,7 +117,9 @@
  * changes oldest_seq and cleared together, inside a stats_seq write
  * section under clear_lock; it raises oldest_seq by cmpxchg, as
  * producers do, so that what they dropped first is not counted cleared,
- * and oldest_seq never goes down (clear-raise.litmus).
+ * and oldest_seq never goes down (clear-raise.litmus); readers of the
+ * counters keep a snapshot only from one side of a CLEAR
+ * (clear-stats.litmus).
  */
 
 #include <linux/export.h>
