@@ -4,20 +4,11 @@
  * pushes of another CPU (issue 23: a reading's visibility never depends on
  * another task being scheduled)
  *
- * Usage: starve [-c CGROUP] [-t SECONDS] [-l LIMIT_MS] [DEV]
+ * Usage: starve [-c CGROUP] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]
  *
- * The adversary, on CPU 1: a process that loops on PUSH_BATCH of
- * SEQRING_BATCH_MAX readings and is kept off the CPU most of the time,
- * either by SCHED_IDLE beside a busy loop (SCHED_OTHER) on the same CPU
- * (default), or, with -c, by the cgroup v2 group CGROUP, whose cpu.max this
- * program sets to THROTTLE_QUOTA_US every THROTTLE_PERIOD_US (the group
- * must exist with the cpu controller; the caller removes it). The scheduler
- * then stops it wherever in a batch the kernel lets it go. Starved all the
- * time, it gets so little CPU that in a few seconds it may not even get
- * through copying its first batch in; so it is let run FREE_MS out of every
- * CYCLE_MS (the busy loop stopped, or the throttle lifted), and starved
- * again at whatever point of its batch it has then reached: inside the
- * store of the batch for most of a batch's time.
+ * The adversary (starve.h), on CPU 1: a PUSH_BATCH loop kept off its CPU
+ * by SCHED_IDLE beside a busy loop (default), or, with -c, by a cgroup v2
+ * cpu.max throttle of the group CGROUP.
  *
  * The probe, on CPU 0: for SECONDS (default 3) it pushes one reading every
  * millisecond (channel PROBE_CHANNEL, label "probe") with SEQRING_IOC_PUSH,
@@ -44,233 +35,14 @@
  * children die with it (PR_SET_PDEATHSIG) on any path.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdint.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "starve.h"
 
-#include <linux/seqring.h>
-
-#include "tap.h"
-
-#define ADVERSARY_CPU		1
 #define PROBE_CPU		0
-#define BATCH_CHANNEL		1
 #define PROBE_CHANNEL		2
 #define PROBE_PERIOD_US		1000
 #define POLL_US			100
-/* 1 ms of CPU a second: a batch takes many periods to store. */
-#define THROTTLE_QUOTA_US	1000
-#define THROTTLE_PERIOD_US	1000000
-/* The adversary runs freely FREE_MS out of every CYCLE_MS. */
-#define FREE_MS			20
-#define CYCLE_MS		500
-/* How long the adversary, running freely, may take for its first batch. */
-#define START_WAIT_MS		10000
-/* Probes still unseen after the run: awaited with the adversary running. */
+/* Probes still unseen after the run: awaited with the adversary starved. */
 #define LATE_WAIT_MS		1000
-/* And after it was stopped, for its last batch to return. */
-#define REAP_WAIT_MS		20000
-
-/*
- * Written by the batcher, read by the probe: how far the adversary got.
- * Shared memory between processes: __atomic_*() on every access.
- */
-struct adversary_state {
-	unsigned long batches_started;
-	unsigned long batches_done;
-	unsigned long error;
-};
-
-static struct adversary_state *adv;
-
-static unsigned long adv_get(const unsigned long *v)
-{
-	return __atomic_load_n(v, __ATOMIC_RELAXED);
-}
-
-static void adv_set(unsigned long *v, unsigned long val)
-{
-	__atomic_store_n(v, val, __ATOMIC_RELAXED);
-}
-
-static pid_t hog_pid, batcher_pid;
-static const char *cgroup_dir;
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static void sleep_us(long us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-
-	nanosleep(&ts, NULL);
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* Write @s to @dir/@file. */
-static int write_cg(const char *dir, const char *file, const char *s)
-{
-	char path[256];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-/* The group's cpu.max, made once: stop_adversary() runs in a handler too. */
-static char cpu_max[300];
-
-/*
- * Stop the adversary: lift the throttle first, so that a batcher stopped
- * inside a batch can finish it and die. Async-signal-safe.
- */
-static void stop_adversary(void)
-{
-	int fd;
-
-	if (cgroup_dir) {
-		fd = open(cpu_max, O_WRONLY);
-		if (fd >= 0 && write(fd, "max\n", 4) != 4)
-			fd = -1;
-		if (fd >= 0)
-			close(fd);
-	}
-	if (hog_pid > 0)
-		kill(hog_pid, SIGKILL);
-	if (batcher_pid > 0)
-		kill(batcher_pid, SIGKILL);
-}
-
-/* Let the adversary run (@free), or starve it again. */
-static int adversary_free(bool free)
-{
-	char quota[64];
-
-	if (!cgroup_dir)
-		return kill(hog_pid, free ? SIGSTOP : SIGCONT);
-	snprintf(quota, sizeof(quota), "%d %d\n", THROTTLE_QUOTA_US,
-		 THROTTLE_PERIOD_US);
-	return write_cg(cgroup_dir, "cpu.max", free ? "max\n" : quota);
-}
-
-static void on_alarm(int sig)
-{
-	static const char msg[] = "Bail out! starve: timed out; children killed\n";
-
-	(void)sig;
-	stop_adversary();
-	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
-/* In a child: die with the parent, even if it died before this. */
-static void die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-}
-
-static void run_hog(void)
-{
-	if (pin_to(ADVERSARY_CPU))
-		_exit(1);
-	for (;;)
-		;
-}
-
-static void run_batcher(const char *dev)
-{
-	struct seqring_reading *r;
-	struct seqring_batch b = { .count = SEQRING_BATCH_MAX };
-	struct sched_param sp = { 0 };
-	unsigned int i;
-	int fd;
-
-	r = calloc(SEQRING_BATCH_MAX, sizeof(*r));
-	fd = open(dev, O_WRONLY);
-	if (!r || fd < 0 || pin_to(ADVERSARY_CPU)) {
-		adv_set(&adv->error, errno);
-		_exit(1);
-	}
-	for (i = 0; i < SEQRING_BATCH_MAX; i++) {
-		r[i].value = i;
-		r[i].channel = BATCH_CHANNEL;
-		strcpy(r[i].label, "batch");
-	}
-	b.readings = (uintptr_t)r;
-	if (cgroup_dir ? write_cg(cgroup_dir, "cgroup.procs", "0\n") :
-			 sched_setscheduler(0, SCHED_IDLE, &sp)) {
-		adv_set(&adv->error, errno);
-		_exit(1);
-	}
-	for (;;) {
-		adv_set(&adv->batches_started, adv_get(&adv->batches_started) + 1);
-		if (ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b)) {
-			adv_set(&adv->error, errno);
-			_exit(1);
-		}
-		adv_set(&adv->batches_done, adv_get(&adv->batches_done) + 1);
-	}
-}
-
-static pid_t spawn(void (*fn)(const char *), const char *arg)
-{
-	pid_t parent = getpid();
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		die_with_parent(parent);
-		fn(arg);
-		_exit(0);
-	}
-	return pid;
-}
-
-static void hog_fn(const char *unused)
-{
-	(void)unused;
-	run_hog();
-}
-
-/* Wait up to @ms for @pid; true if it was reaped. */
-static bool reap(pid_t pid, long ms)
-{
-	long long end = now_us() + ms * 1000LL;
-
-	do {
-		if (waitpid(pid, NULL, WNOHANG) == pid)
-			return true;
-		sleep_us(10000);
-	} while (now_us() < end);
-	return false;
-}
 
 /* The probe's readings, and what GET_STATS showed when. */
 struct probes {
@@ -485,33 +257,17 @@ int main(int argc, char **argv)
 	p.seq = calloc(p.max, sizeof(*p.seq));
 	p.sample_at = calloc(p.max_samples, sizeof(*p.sample_at));
 	p.sample_total = calloc(p.max_samples, sizeof(*p.sample_total));
-	adv = mmap(NULL, sizeof(*adv), PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (!p.pushed_at || !p.seq || !p.sample_at || !p.sample_total ||
-	    adv == MAP_FAILED)
+	if (!p.pushed_at || !p.seq || !p.sample_at || !p.sample_total)
 		tap_bail("out of memory");
 	wfd = open(dev, O_WRONLY);
 	if (wfd < 0)
 		tap_bail("open %s: %s", dev, errname(errno));
 	if (pin_to(PROBE_CPU))
 		tap_bail("pinning to CPU %d: %s", PROBE_CPU, errname(errno));
-	if (!cgroup_dir)
-		hog_pid = spawn(hog_fn, NULL);
-	batcher_pid = spawn(run_batcher, dev);
-	if (hog_pid < 0 || batcher_pid < 0) {
-		stop_adversary();
-		tap_bail("fork: %s", errname(errno));
-	}
-
 	/* Warm-up, free: the probes start once a whole batch went through. */
-	if (adversary_free(true)) {
-		stop_adversary();
-		tap_bail("freeing the adversary: %s", errname(errno));
-	}
 	start = now_us();
-	while (!adv_get(&adv->batches_done) && !adv_get(&adv->error) &&
-	       now_us() - start < START_WAIT_MS * 1000LL)
-		sleep_us(10000);
+	if (adversary_start(dev))
+		tap_bail("starting the adversary: %s", errname(errno));
 	warm = adv_get(&adv->batches_done);
 	tap_diag("warm-up: %lu batches returned in %lld us", warm,
 		 now_us() - start);
@@ -554,11 +310,7 @@ int main(int argc, char **argv)
 		 adv_get(&adv->error) ? ", failed with " : "",
 		 adv_get(&adv->error) ? errname((int)adv_get(&adv->error)) : "");
 
-	stop_adversary();
-	if (hog_pid > 0 && !reap(hog_pid, REAP_WAIT_MS))
-		tap_diag("the busy loop did not die");
-	if (!reap(batcher_pid, REAP_WAIT_MS))
-		tap_diag("the batcher did not die within %d ms", REAP_WAIT_MS);
+	adversary_end();
 	await_total(wfd, &p, last_seq, REAP_WAIT_MS);
 	alarm(0);
 
