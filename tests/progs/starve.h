@@ -9,10 +9,12 @@
  * caller removes it). The scheduler then stops it wherever in a batch the
  * kernel lets it go. Starved all the time, it gets so little CPU that in a
  * few seconds it may not even get through copying its first batch in; so
- * adversary_free() lets it run FREE_MS out of every CYCLE_MS (the busy loop
- * stopped, or the throttle lifted), and starves it again at whatever point
- * of its batch it has then reached: inside the store of the batch for most
- * of a batch's time.
+ * a conductor process lets it run FREE_MS out of every CYCLE_MS (the busy
+ * loop stopped, or the throttle lifted), and starves it again at whatever
+ * point of its batch it has then reached: inside the store of the batch
+ * for most of a batch's time. The conductor runs on CONDUCTOR_CPU, not in
+ * the probe: a write of cpu.max can take hundreds of milliseconds under
+ * tcg, and the probe must not stop for it.
  *
  * Every path kills the children: stop_adversary() (also from the SIGALRM
  * handler on_alarm(), which a program arms to bound its run), and
@@ -37,6 +39,7 @@
 #include "tap.h"
 
 #define ADVERSARY_CPU		1
+#define CONDUCTOR_CPU		0
 #define BATCH_CHANNEL		1
 /* 1 ms of CPU a second: a batch takes many periods to store. */
 #define THROTTLE_QUOTA_US	1000
@@ -71,7 +74,7 @@ static void adv_set(unsigned long *v, unsigned long val)
 	__atomic_store_n(v, val, __ATOMIC_RELAXED);
 }
 
-static pid_t hog_pid, batcher_pid;
+static pid_t hog_pid, batcher_pid, conductor_pid;
 static const char *cgroup_dir;
 
 static long long now_us(void)
@@ -124,6 +127,12 @@ static void stop_adversary(void)
 {
 	int fd;
 
+	/* First, so that it throttles nothing after the throttle is lifted. */
+	if (conductor_pid > 0) {
+		kill(conductor_pid, SIGKILL);
+		waitpid(conductor_pid, NULL, 0);
+		conductor_pid = 0;
+	}
 	if (cgroup_dir) {
 		fd = open(cpu_max, O_WRONLY);
 		if (fd >= 0 && write(fd, "max\n", 4) != 4)
@@ -230,6 +239,19 @@ static void hog_fn(const char *unused)
 	run_hog();
 }
 
+static void run_conductor(const char *unused)
+{
+	(void)unused;
+	if (pin_to(CONDUCTOR_CPU))
+		_exit(1);
+	for (;;) {
+		sleep_us((CYCLE_MS - FREE_MS) * 1000L);
+		adversary_free(true);
+		sleep_us(FREE_MS * 1000L);
+		adversary_free(false);
+	}
+}
+
 /* Wait up to @ms for @pid; true if it was reaped. */
 static bool reap(pid_t pid, long ms)
 {
@@ -267,6 +289,12 @@ static int adversary_start(const char *dev)
 	while (!adv_get(&adv->batches_done) && !adv_get(&adv->error) &&
 	       now_us() - start < START_WAIT_MS * 1000LL)
 		sleep_us(10000);
+	/* Starved from now on, but for the conductor's moments. */
+	conductor_pid = spawn(run_conductor, NULL);
+	if (conductor_pid < 0 || adversary_free(false)) {
+		stop_adversary();
+		return -1;
+	}
 	return 0;
 }
 

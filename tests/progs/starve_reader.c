@@ -66,12 +66,12 @@ int main(int argc, char **argv)
 	struct counts fresh_poll = { 0 }, fresh_read = { 0 }, seek_read = { 0 };
 	const char *dev = "/dev/seqring";
 	unsigned long probes = 0, emptied = 0, warm;
-	long long end, next, toggle;
+	long long end, next;
 	long seconds = 3;
 	struct pollfd pfd;
 	int opt, sfd, fd;
 	ssize_t got;
-	bool err, freed;
+	bool err;
 
 	while ((opt = getopt(argc, argv, "t:")) != -1) {
 		if (opt != 't')
@@ -103,15 +103,7 @@ int main(int argc, char **argv)
 
 	next = now_us();
 	end = next + seconds * 1000000LL;
-	toggle = next + (CYCLE_MS - FREE_MS) * 1000LL;
-	freed = false;
-	adversary_free(false);
 	while (warm && now_us() < end) {
-		if (now_us() >= toggle) {
-			freed = !freed;
-			adversary_free(freed);
-			toggle += (freed ? FREE_MS : CYCLE_MS - FREE_MS) * 1000LL;
-		}
 		if (now_us() < next) {
 			sleep_us(100);
 			continue;
