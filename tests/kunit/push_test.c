@@ -67,7 +67,7 @@ static void push_test_hook(struct seqring_ring *ring, enum seqring_hook point)
 		atomic_inc(&ps->resched);
 	if (current != ps->task || point != ps->point || READ_ONCE(ps->go))
 		return;
-	complete(&ps->stopped);
+	complete_all(&ps->stopped);
 	deadline = jiffies + msecs_to_jiffies(PUSH_TEST_STOP_MS);
 	if (point == SEQRING_HOOK_CHUNK) {
 		/* Between chunks: asleep, as a descheduled producer is. */
@@ -92,7 +92,7 @@ static int push_test_producer(void *data)
 		__seqring_ring_push_one(&ps->ring, ps->batch, true);
 	else
 		seqring_ring_push(&ps->ring, ps->batch, ps->n, NULL);
-	complete(&ps->done);
+	complete_all(&ps->done);
 	return 0;
 }
 
