@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh [FLAVOUR] - build a debug kernel that the debug tiers boot
+# build-kernel.sh [--cached] [FLAVOUR] - build a debug kernel that the debug
+# tiers boot
 #
 # Unpacks Debian's linux-source-6.1, configures it from `make tinyconfig`
 # plus tests/debug.config, and builds bzImage and modules_prepare plus
@@ -28,18 +29,27 @@
 #   KDIR=$SEQRING_CACHE/debug-kernel/HASH
 #   KERNEL=$SEQRING_CACHE/debug-kernel/HASH/arch/x86/boot/bzImage
 #
+# --cached: build nothing and install nothing; print the two assignments
+# and exit 0 if the entry is complete, else say why on stderr and exit 1
+# (make bench asks this way: it uses the kernel only when it is there).
+#
 # Environment: JOBS (default: nproc) parallel make jobs; SEQRING_CACHE.
 # Needs root only when packages are missing (installed with apt-get).
 
 set -eu
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+cached_only=0
+if [ "${1:-}" = --cached ]; then
+	cached_only=1
+	shift
+fi
 flavour=${1:-kasan}
 case $flavour in
 kasan) fragments=("$root/tests/debug.config") ;;
 kcsan) fragments=("$root/tests/debug.config" "$root/tests/kcsan.config") ;;
 *)
-	echo "usage: $0 [kasan|kcsan]" >&2
+	echo "usage: $0 [--cached] [kasan|kcsan]" >&2
 	exit 2
 	;;
 esac
@@ -60,10 +70,17 @@ die() {
 }
 
 # --- packages ----------------------------------------------------------------
+# The hash below needs the source package's version: without the package
+# there is no cached build to find.
+if [ "$cached_only" = 1 ] && ! dpkg-query -W linux-source-6.1 >/dev/null 2>&1; then
+	say "not built: linux-source-6.1 is not installed (make debug-kernel)"
+	exit 1
+fi
 # deps.sh prints its progress; keep stdout for the two assignments.
-"$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev \
+[ "$cached_only" = 1 ] || "$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev \
 	tar perl >&2 || die "cannot install the packages a kernel build needs"
-[ -f "$tarball" ] || die "linux-source-6.1 is installed but $tarball is missing"
+[ "$cached_only" = 1 ] || [ -f "$tarball" ] ||
+	die "linux-source-6.1 is installed but $tarball is missing"
 
 # The fragments merged into one, a later line for an option replacing an
 # earlier one: what merge_config.sh applies and what .config must show.
@@ -103,6 +120,14 @@ if complete; then
 	say "up to date: $kdir/arch/x86/boot/bzImage"
 	result
 	exit 0
+fi
+if [ "$cached_only" = 1 ]; then
+	if [ -d "$kdir" ]; then
+		say "not built yet: $kdir is incomplete (being built, or interrupted: make debug-kernel)"
+	else
+		say "not built: no $kdir (make debug-kernel)"
+	fi
+	exit 1
 fi
 
 # One build of an entry at a time; whoever waited finds it complete.
