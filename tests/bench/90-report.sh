@@ -20,9 +20,11 @@ plan 3
 
 [ -x "$BENCH" ] || { not_ok "$BENCH is there" "run make -C tests/bench"; fail_rest "no benchmark program"; }
 
+# notes.txt: why something was not measured (60-irqsoff.sh, run-bench.sh).
+touch $R/notes.txt
 # shellcheck disable=SC2086 # $Q is empty or one option
 "$BENCH" $Q -o $R/results.csv report -c $R/report.csv -j $R/report.json \
-	>$R/table.txt 2>&1
+	-n $R/notes.txt >$R/table.txt 2>&1
 rc=$?
 is 0 "$rc" "report written" || cat $R/table.txt
 
@@ -37,9 +39,9 @@ section csv $R/report.csv
 section json $R/report.json
 
 missing=
-for g in ingest listing contention stream kapi memory; do
+for g in ingest listing contention idlefiles adversary stream kapi memory; do
 	grep -q "^$g," $R/report.csv 2>/dev/null || missing="$missing $g"
 done
-is "" "$missing" "every section (ingest, listing, contention, stream, kapi, memory) has results"
+is "" "$missing" "every section (ingest, listing, contention, idlefiles, adversary, stream, kapi, memory) has results"
 like "$(cat $R/report.json 2>/dev/null)" '"targets": \[' "the JSON has the targets"
 done_testing
