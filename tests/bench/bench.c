@@ -1993,14 +1993,15 @@ static int vis_block(long long dur, double *gap_us, int max_gaps, int *lost,
 
 /*
  * The longest gap between a push and its visibility, with nothing else
- * running (the floor: polling and the stream's own cost) and against the
- * adversary (issue: a descheduled batch hid every other producer's
- * readings for seconds). Reported, no target.
+ * running (the floor: polling and the stream's own cost), with only the
+ * busy loop on CPU 1 (the control: what the host's scheduling of two busy
+ * vCPUs adds), and against the adversary (issue: a descheduled batch hid
+ * every other producer's readings for seconds). Reported, no target.
  */
 static int cmd_adversary(void)
 {
-	enum { VIS_IDLE, VIS_ADV, VIS_N };
-	static const char * const param[VIS_N] = { "idle", "adversary" };
+	enum { VIS_IDLE, VIS_HOG, VIS_ADV, VIS_N };
+	static const char * const param[VIS_N] = { "idle", "hog", "adversary" };
 	long long dur[VIS_N];
 	unsigned long long *batches, others;
 	double *gaps, x;
@@ -2013,6 +2014,7 @@ static int cmd_adversary(void)
 		return 0;
 	}
 	dur[VIS_IDLE] = quick ? 1000000000LL : 3000000000LL;
+	dur[VIS_HOG] = quick ? 1000000000LL : 5000000000LL;
 	dur[VIS_ADV] = quick ? 4000000000LL : 15000000000LL;
 	max_gaps = dur[VIS_ADV] / VIS_PERIOD_NS + 16;
 	gaps = calloc(max_gaps, sizeof(*gaps));
@@ -2044,12 +2046,16 @@ static int cmd_adversary(void)
 			/* Let it get into the middle of a batch. */
 			usleep(200000);
 		}
+		if (k == VIS_HOG)
+			hog = start_hog(1);
 		n = vis_block(dur[k], gaps, max_gaps, &lost, &others);
+		if (k != VIS_IDLE) {
+			kill(hog, SIGKILL);
+			waitpid(hog, NULL, 0);
+		}
 		if (k == VIS_ADV) {
 			kill(adv, SIGKILL);
-			kill(hog, SIGKILL);
 			waitpid(adv, NULL, 0);
-			waitpid(hog, NULL, 0);
 			/* Whole batches, and readings: it was mid-batch. */
 			record1("adversary", "adversary_batches", param[k], "n",
 				*batches);
