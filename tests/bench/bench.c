@@ -2141,9 +2141,14 @@ static void irq_worker(enum irq_load load, enum irq_role role, int cpu,
 			}
 		}
 	}
+	/*
+	 * Errors are part of the load: ftrace refuses writes (EBADF) while
+	 * its buffer is being resized.
+	 */
 	fd = xopen(TRACING_DIR "/trace_marker", O_WRONLY);
 	for (;;)
-		if (write(fd, r, role == ROLE_BATCH ? big : one) < 0)
+		if (write(fd, r, role == ROLE_BATCH ? big : one) < 0 &&
+		    errno != EBADF)
 			die("write trace_marker: %s", strerror(errno));
 }
 

@@ -37,7 +37,9 @@
 #                  is a system call plus an emulated MMIO read, which would
 #                  be timed along with what is measured
 #   VM_FILTER      default "[0-9][0-9]-*": the guest scripts, not this one
-#   BENCH_DEBUG_VM 0: no debug kernel VM (the irqsoff rows are skipped)
+#   BENCH_DEBUG_VM 0: no debug kernel VM (the irqsoff rows are skipped);
+#                  1: one even with QUICK=1, which leaves it out (it adds
+#                  about 4 minutes: the debug kernel boots slowly under tcg)
 #   and those of tests/vm/run.sh (VM_SCRIPT_TIMEOUT, VM_TIMEOUT, ...).
 # Exit status: that of run.sh (0 iff every TAP result passed; timings never
 # fail the run), or 1 if the results could not be extracted.
@@ -78,9 +80,14 @@ fi
 # debug_rows: the rows of 60-irqsoff.sh on the debug kernel, on stdout; the
 # reason there are none as "irqsoff: ..." notes in $out/debug-notes.
 debug_rows() {
-	local env kdir kernel ko=$out/debug-ko release
-	if [ "${BENCH_DEBUG_VM:-1}" = 0 ]; then
-		echo "irqsoff: not measured: BENCH_DEBUG_VM=0" >"$out/debug-notes"
+	local env kdir kernel ko=$out/debug-ko release want
+	# Its boot and kmemleak's scans alone take minutes under tcg: more
+	# than QUICK=1 (CI) may add.
+	want=1
+	[ "${QUICK:-0}" = 1 ] && want=0
+	if [ "${BENCH_DEBUG_VM:-$want}" = 0 ]; then
+		echo "irqsoff: not measured: no debug kernel VM (QUICK=1 or BENCH_DEBUG_VM=0;" \
+			"BENCH_DEBUG_VM=1 includes it)" >"$out/debug-notes"
 		return
 	fi
 	if [ -n "${SEQRING_PROGS_DIR:-}" ] || [ "${VM_ARCH:-x86_64}" != x86_64 ]; then
