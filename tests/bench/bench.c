@@ -55,7 +55,8 @@
  *                   (the caller makes it the current tracer) idle, while
  *                   64K batches, single PUSHes and resizes (1M -> 4K -> 1M)
  *                   run on every CPU, and while the same load goes through
- *                   trace_marker writes and buffer_size_kb resizes
+ *                   trace_marker writes and buffer_size_kb resizes;
+ *                   with "pushes", both loads without their resizes
  *   report [-c CSV] [-j JSON] [-n NOTES]
  *                   read the results, add the derived figures and the
  *                   targets, print the table (and the lines of NOTES:
@@ -2161,7 +2162,7 @@ static long long read_ll(const char *path)
 }
 
 /* The "=> started at" and "=> ended at" lines of the latency trace. */
-static void irq_show_where(const char *what, int round)
+static void irq_show_where(const char *what, int round, double max_us)
 {
 	char line[256];
 	FILE *f = fopen(TRACING_DIR "/trace", "r");
@@ -2170,9 +2171,13 @@ static void irq_show_where(const char *what, int round)
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (strstr(line, "=> started at:") || strstr(line, "=> ended at:"))
-			printf("# %s, round %d: %s", what, round, line + 2);
+			printf("# %s, round %d, %.0f us: %s", what, round,
+			       max_us, line + 2);
 	fclose(f);
 }
+
+/* Leave the resizes out of both loads (irqsoff pushes): to tell causes. */
+static bool irq_no_resize;
 
 /*
  * One block: the load on every CPU for @dur ns; returns the irqsoff
@@ -2189,6 +2194,8 @@ static double irq_block(enum irq_load load, long long dur, int round)
 
 	for (c = 0; load != IRQ_IDLE && c < ncpus && np < 64 - ROLES; c++) {
 		for (role = 0; role < ROLES; role++) {
+			if (role == ROLE_RESIZE && irq_no_resize)
+				continue;
 			fflush(stdout);
 			pid[np] = fork();
 			if (pid[np] < 0)
@@ -2202,7 +2209,7 @@ static double irq_block(enum irq_load load, long long dur, int round)
 	write_file(TRACING_DIR "/tracing_max_latency", "0");
 	usleep(dur / 1000);
 	max_us = read_ll(TRACING_DIR "/tracing_max_latency");
-	irq_show_where(irq_names[load], round);
+	irq_show_where(irq_names[load], round, max_us);
 	for (c = 0; c < np; c++)
 		kill(pid[c], SIGKILL);
 	for (c = 0; c < np; c++)
@@ -2675,7 +2682,8 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: seqring_bench [-q] [-r ROUNDS] [-o FILE] ingest | fill N | listing N |\n"
-		"       contention | stream | kapi | idlefiles | adversary | irqsoff |\n"
+		"       contention | stream | kapi | idlefiles | adversary |\n"
+		"       irqsoff [pushes] |\n"
 		"       memory N MEMINFO_BEFORE |\n"
 		"       report [-c CSV] [-j JSON] [-n NOTES]\n");
 	exit(2);
@@ -2744,6 +2752,10 @@ int main(int argc, char **argv)
 		return cmd_adversary();
 	if (!strcmp(cmd, "irqsoff") && argc == 1)
 		return cmd_irqsoff();
+	if (!strcmp(cmd, "irqsoff") && argc == 2 && !strcmp(argv[1], "pushes")) {
+		irq_no_resize = true;
+		return cmd_irqsoff();
+	}
 	if (!strcmp(cmd, "memory") && argc == 3)
 		return cmd_memory(parse_n(argv[1]), argv[2]);
 	print_usage();
