@@ -41,8 +41,9 @@
 #                  1: one even with QUICK=1, which leaves it out (it adds
 #                  about 4 minutes: the debug kernel boots slowly under tcg)
 #   and those of tests/vm/run.sh (VM_SCRIPT_TIMEOUT, VM_TIMEOUT, ...).
-# Exit status: that of run.sh (0 iff every TAP result passed; timings never
-# fail the run), or 1 if the results could not be extracted.
+# Exit status: that of run.sh (0 iff every TAP result passed, in the debug
+# kernel's VM too; timings never fail the run), or 1 if the results could
+# not be extracted.
 
 set -u
 
@@ -123,6 +124,7 @@ debug_rows() {
 	KERNEL=$kernel SEQRING_KO_DIR=$PWD/$ko VM_FILTER='60-*' \
 		VM_APPEND="$VM_APPEND no_timer_check" \
 		tests/vm/run.sh bench >"$out/debug-run.log" 2>&1
+	echo $? >"$out/debug-status"
 	tr -d '\r' <build/vm/bench-tap.log >"$out/debug-tap.log" 2>/dev/null
 	extract rows "$out/debug-tap.log" | grep '^irqsoff,'
 	if ! extract rows "$out/debug-tap.log" | grep -q '^irqsoff,'; then
@@ -145,7 +147,7 @@ extract() {
 	}" "${2:-$out/tap.log}"
 }
 
-rm -f "$out/debug-notes" "$out/debug-tap.log" "$out/debug-run.log"
+rm -f "$out/debug-notes" "$out/debug-tap.log" "$out/debug-run.log" "$out/debug-status"
 rows=$(debug_rows)
 
 # The main VM's scripts: tests/bench's, and one that adds the debug
@@ -190,6 +192,13 @@ extract csv >"$out/results.csv"
 extract json >"$out/results.json"
 
 grep -E '^(not ok|ok .*# SKIP)' "$out/run.log"
+# A failure in the debug kernel's VM (a lockdep or KASAN report, say)
+# fails the run as one in the main VM does.
+if [ "$(cat "$out/debug-status" 2>/dev/null || echo 0)" != 0 ]; then
+	echo "run-bench.sh: the debug kernel's VM failed (see $out/debug-run.log):" >&2
+	grep -E '^not ok' "$out/debug-run.log" >&2
+	[ "$status" -ne 0 ] || status=1
+fi
 tail -n 1 "$out/run.log"
 if [ ! -s "$out/results.csv" ] || [ ! -s "$out/results.json" ]; then
 	echo "run-bench.sh: no results in build/vm/bench-tap.log; see $out/run.log" >&2
