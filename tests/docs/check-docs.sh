@@ -4,6 +4,8 @@
 # check-docs.sh - the man pages against the code (host side, no VM; run by
 # `make lint`). TAP; exit status 0 iff every check passed.
 #
+#   - every man page of the tree is clean for `mandoc -Tlint` (style
+#     warnings included: none is allowed, so none needs a reason);
 #   - every option of seqringctl's getopt_long tables (long and short form)
 #     and every command of its command table appears in seqringctl(1);
 #   - every ioctl of the UAPI header appears in seqring(4);
@@ -28,7 +30,14 @@ ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
 uapi=include/uapi/linux/seqring.h
 
-plan 9
+plan 10
+
+# --- every man page: mandoc -Tlint ---------------------------------------------------
+
+man_pages=$(git ls-files '*.[1-8]' 2>/dev/null || ls tools/*.1 doc/*.4)
+command -v mandoc >/dev/null || tests/vm/deps.sh mandoc >&2
+lint=$(mandoc -Tlint $man_pages 2>&1)
+is "" "$lint" "mandoc -Tlint reports nothing for $(echo $man_pages)"
 
 # man_text FILE: the page as roff source with "\-" read as "-", so that
 # "\-\-device" is found as "--device".
