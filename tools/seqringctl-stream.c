@@ -524,9 +524,8 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	__u32 channel;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv,
-				  st->follow ? "+jn:Nc:l:Th" : "+jc:l:Th",
-				  cmd->longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			st->json = true;

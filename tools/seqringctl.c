@@ -163,7 +163,8 @@ static int cmd_push(const struct command *cmd, const char *device,
 
 	memset(&tmpl, 0, sizeof(tmpl));
 	while (!next_is_negative(argc, argv)) {
-		opt = getopt_long(argc, argv, "+c:l:t:h", push_options, NULL);
+		opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts,
+				  NULL);
 		if (opt == -1)
 			break;
 		switch (opt) {
@@ -376,8 +377,8 @@ static int cmd_feed(const struct command *cmd, const char *device,
 	int status = EXIT_SUCCESS;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+b:c:vh",
-				  feed_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd->shortopts,
+				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			ret = seqring_parse_u32(optarg, &batch);
@@ -620,8 +621,8 @@ static int cmd_stats(const struct command *cmd, const char *device,
 	char *real;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "+jf:o:h",
-				  stats_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd->shortopts,
+				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			format = STATS_JSON;
@@ -707,8 +708,8 @@ static int cmd_clear(const struct command *cmd, const char *device,
 {
 	int opt, fd, ret;
 
-	while ((opt = getopt_long(argc, argv, "+h",
-				  clear_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd->shortopts,
+				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			return cmd_help(cmd);
@@ -745,8 +746,8 @@ static int cmd_capacity(const struct command *cmd, const char *device,
 	__u32 capacity = 0;
 	int opt, fd, ret;
 
-	while ((opt = getopt_long(argc, argv, "+h",
-				  capacity_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd->shortopts,
+				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			return cmd_help(cmd);
@@ -811,6 +812,7 @@ static const struct command commands[] = {
 		"  -l, --label=LABEL      label, at most 15 bytes (none)\n"
 		"  -t, --timestamp=NS     nanoseconds since the epoch\n"
 		"                         (0: the driver stamps it)\n",
+		.shortopts = "+c:l:t:h",
 		.longopts = push_options,
 		.run = cmd_push,
 	},
@@ -825,6 +827,7 @@ static const struct command commands[] = {
 		"  -v, --verbose          print how many readings were pushed\n"
 		"  A malformed line stops the feed: the lines before it are\n"
 		"  pushed, none after it, and the exit status is 1.\n",
+		.shortopts = "+b:c:vh",
 		.longopts = feed_options,
 		.run = cmd_feed,
 	},
@@ -841,6 +844,7 @@ static const struct command commands[] = {
 		"      --readings         with prometheus: also the latest value\n"
 		"                         of each channel and label, and its time\n"
 		"  -o, --output=FILE      write FILE whole (FILE.tmp, renamed)\n",
+		.shortopts = "+jf:o:h",
 		.longopts = stats_options,
 		.run = cmd_stats,
 	},
@@ -849,6 +853,7 @@ static const struct command commands[] = {
 		.synopsis = "",
 		.summary = "Discard the readings held; sequence numbers go on.",
 		.options = "",
+		.shortopts = "+h",
 		.longopts = clear_options,
 		.run = cmd_clear,
 	},
@@ -860,6 +865,7 @@ static const struct command commands[] = {
 		"Print the readings the ring holds, oldest first, and exit.",
 		.options =
 		STREAM_OPTIONS_HELP,
+		.shortopts = "+jc:l:Th",
 		.longopts = dump_options,
 		.run = cmd_dump,
 	},
@@ -876,6 +882,7 @@ static const struct command commands[] = {
 		"  -n, --count=COUNT      stop after COUNT readings shown\n"
 		"  -N, --new              only readings pushed from now on\n"
 		"                         (default: from the oldest held)\n",
+		.shortopts = "+jn:Nc:l:Th",
 		.longopts = watch_options,
 		.run = cmd_watch,
 	},
@@ -887,6 +894,7 @@ static const struct command commands[] = {
 		.options =
 		"  N is " RANGE_CAPACITY "; the newest readings that fit\n"
 		"  are kept.\n",
+		.shortopts = "+h",
 		.longopts = capacity_options,
 		.run = cmd_capacity,
 	},
@@ -959,6 +967,7 @@ enum {
 	OPT_LIST_OPTIONS,
 };
 
+#define MAIN_SHORTOPTS	"+d:hV"
 static const struct option main_options[] = {
 	{ "device",	required_argument,	NULL,	'd' },
 	{ "help",	no_argument,		NULL,	'h' },
@@ -968,22 +977,38 @@ static const struct option main_options[] = {
 	{ NULL,		0,			NULL,	0 }
 };
 
+/* Does @opts have a long form of the short option @c? */
+static bool has_long_form(const struct option *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return true;
+	return false;
+}
+
 /*
  * For the bash completion, which so never lists an option the tool does
- * not take: every option of @opts, one per line, the short form on a line
- * of its own, a long one that takes an argument with a trailing "=". The
- * --list-* options themselves are not listed.
+ * not take: every option of @shortopts and @opts, one per line, the short
+ * form on a line of its own before its long form, a long one that takes
+ * an argument with a trailing "=", then the short options that have no
+ * long form. The --list-* options themselves are not listed.
  */
-static int list_options(const struct option *opts)
+static int list_options(const char *shortopts, const struct option *opts)
 {
-	for (; opts->name; opts++) {
-		if (!strncmp(opts->name, "list-", 5))
+	const struct option *o;
+	const char *p;
+
+	for (o = opts; o->name; o++) {
+		if (!strncmp(o->name, "list-", 5))
 			continue;
-		if (opts->val > 0 && opts->val < 0x100 && isalnum(opts->val))
-			printf("-%c\n", opts->val);
-		printf("--%s%s\n", opts->name,
-		       opts->has_arg == required_argument ? "=" : "");
+		if (o->val > 0 && o->val < 0x100 && strchr(shortopts, o->val))
+			printf("-%c\n", o->val);
+		printf("--%s%s\n", o->name,
+		       o->has_arg == required_argument ? "=" : "");
 	}
+	for (p = shortopts; *p; p++)
+		if (isalnum((unsigned char)*p) && !has_long_form(opts, *p))
+			printf("-%c\n", *p);
 	return EXIT_SUCCESS;
 }
 
@@ -996,7 +1021,7 @@ int main(int argc, char **argv)
 
 	snprintf(prog_name, sizeof(prog_name), "seqringctl");
 	argv[0] = prog_name;
-	while ((opt = getopt_long(argc, argv, "+d:hV",
+	while ((opt = getopt_long(argc, argv, MAIN_SHORTOPTS,
 				  main_options, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -1013,7 +1038,7 @@ int main(int argc, char **argv)
 				printf("%s\n", commands[i].name);
 			return finish(EXIT_SUCCESS);
 		case OPT_LIST_OPTIONS:
-			return finish(list_options(main_options));
+			return finish(list_options(MAIN_SHORTOPTS, main_options));
 		default:
 			return usage_hint(NULL);
 		}
@@ -1032,7 +1057,7 @@ int main(int argc, char **argv)
 	}
 
 	if (optind + 2 == argc && !strcmp(argv[optind + 1], "--list-options"))
-		return finish(list_options(cmd->longopts));
+		return finish(list_options(cmd->shortopts, cmd->longopts));
 
 	/* The command parses its own options, from its own argv[1]. */
 	argc -= optind;

@@ -26,7 +26,14 @@ struct command {
 	const char *synopsis;
 	const char *summary;
 	const char *options;
-	const struct option *longopts;	/* also listed by --list-options */
+	/*
+	 * getopt_long()'s optstring and table, the one source of the
+	 * options the command takes: --list-options prints them, and so
+	 * the bash completion offers them all, short ones without a long
+	 * form (-T) included.
+	 */
+	const char *shortopts;
+	const struct option *longopts;
 	int (*run)(const struct command *cmd, const char *device,
 		   int argc, char **argv);
 };

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 14
+plan 16
 
 ctl=$PWD/tools/seqringctl
 
@@ -27,6 +27,12 @@ comp() {
 # long_opts TEXT: the long options named in TEXT (a --help), sorted.
 long_opts() {
 	printf '%s\n' "$1" | grep -oE -- '--[a-z][a-z-]*' | sort -u | words
+}
+
+# short_opts TEXT: the short options (-X) named in TEXT, sorted.
+short_opts() {
+	printf '%s\n' "$1" | grep -oE -- '(^|[^a-zA-Z0-9-])-[a-zA-Z]([^a-zA-Z-]|$)' |
+		grep -oE -- '-[a-zA-Z]' | sort -u | words
 }
 
 is "seqringctl" "$(complete -p seqringctl | awk '{ print $NF }')" \
@@ -60,6 +66,18 @@ for cmd in $help_cmds; do
 $cmd: --help has '$want', completion offers '$got'"
 done
 is "" "$diff" "every command: the options offered are those of its --help"
+
+# The same for the short options, -T (which has no long form) among
+# them: those --help lists in its option lines, and -h.
+diff=
+for cmd in $help_cmds; do
+	want=$(short_opts "$("$ctl" "$cmd" --help | grep -- '^ *-'; echo -h)")
+	got=$(comp "$cmd" - | tr ' ' '\n' | grep -v -- '^--' | sort | words)
+	[ "$want" = "$got" ] || diff="$diff
+$cmd: --help has '$want', completion offers '$got'"
+done
+is "" "$diff" "every command: the short options offered are those of its --help"
+is "-T/-T" "$(comp dump -T)/$(comp watch -T)" "-T offered for dump and watch"
 
 # Every value offered for an option is in the --help of the command.
 # values_missing CMD OPTION: the values offered for CMD's --OPTION= that
