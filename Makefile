@@ -140,9 +140,11 @@ $(CHECKPATCH):
 
 # driver/compat.h is where version checks belong: there only, checkpatch
 # is told to accept them; a trace event header has the layout of
-# include/trace/events/, which checkpatch's open-ended-line checks dislike. tests/docs/check-docs.sh checks the man pages
-# against the code (options, commands, ioctls, errnos, files).
-lint: $(CHECKPATCH)
+# include/trace/events/, which checkpatch's open-ended-line checks dislike.
+# tests/docs/check-docs.sh runs mandoc -Tlint on the man pages and checks
+# them against the code (options, commands, ioctls, errnos, files), asking
+# the tool as built for its options: hence `tool`.
+lint: $(CHECKPATCH) tool
 	tests/docs/check-docs.sh
 	$(CHECKPATCH) --strict --no-tree --quiet -f $(filter-out driver/compat.h driver/seqring_trace.h,$(LINT_FILES))
 	$(CHECKPATCH) --strict --no-tree --quiet -f \
