@@ -296,6 +296,7 @@ else
   SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 endif
 UNITS := seqring-journal.service seqring-journal@.service seqring-metrics.service \
+	seqring-metrics@.service seqring-metrics@.timer \
 	seqring-metrics.timer
 # Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
 # where kbuild puts external modules by default.

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/seqring.h>
 
@@ -539,6 +540,35 @@ static void print_stats_prometheus(const struct seqring_stats *s,
 	}
 }
 
+/*
+ * seqring_up and seqring_last_scrape_timestamp_seconds, in every file the
+ * exporter writes, the device there or not: a file that goes stale when
+ * the device is gone, with the last values in it, is what Prometheus would
+ * otherwise keep showing. @ring is the device's name, the basename of its
+ * path (seqring, seqring-NAME).
+ */
+static void print_up_prometheus(const char *label, bool up)
+{
+	const char *ring = strrchr(label, '/') ? strrchr(label, '/') + 1 : label;
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	printf("# HELP seqring_up Whether the device could be read, 1 or 0.\n"
+	       "# TYPE seqring_up gauge\n"
+	       "seqring_up{device=\"");
+	prom_label_value(label);
+	printf("\",ring=\"");
+	prom_label_value(ring);
+	printf("\"} %d\n", up);
+	printf("# HELP seqring_last_scrape_timestamp_seconds When seqringctl wrote these metrics (Unix time).\n"
+	       "# TYPE seqring_last_scrape_timestamp_seconds gauge\n"
+	       "seqring_last_scrape_timestamp_seconds{device=\"");
+	prom_label_value(label);
+	printf("\",ring=\"");
+	prom_label_value(ring);
+	printf("\"} %lld.%09ld\n", (long long)now.tv_sec, now.tv_nsec);
+}
+
 static void print_stats(const struct seqring_stats *s, bool json)
 {
 	const struct {
@@ -591,6 +621,18 @@ static int output_open(const char *file)
 	return 0;
 }
 
+/* Start FILE.tmp over, empty: what was written to it is dropped. */
+static int output_restart(void)
+{
+	if (fflush(stdout) || ftruncate(fileno(stdout), 0)) {
+		fprintf(stderr, "seqringctl: %s: %s\n", output_tmp,
+			strerror(errno));
+		return -1;
+	}
+	rewind(stdout);
+	return 0;
+}
+
 static int output_close(const char *file, int status)
 {
 	errno = 0;
@@ -617,7 +659,7 @@ static int cmd_stats(const struct command *cmd, const char *device,
 	const char *output = NULL;
 	bool readings = false;
 	struct seqring_stats s;
-	int opt, fd, ret, status;
+	int opt, fd, ret, status = EXIT_SUCCESS;
 	char *real;
 	size_t i;
 
@@ -659,42 +701,53 @@ static int cmd_stats(const struct command *cmd, const char *device,
 		return usage_hint(cmd);
 	}
 
-	/* Non-blocking: --readings reads what is there, then stops. */
-	fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return open_error(device, fd);
-	ret = seqring_get_stats(fd, &s);
-	if (ret) {
-		close(fd);
-		return device_error(device, "cannot read stats", ret);
-	}
 	if (output) {
 		status = output_open(output);
-		if (status) {
-			close(fd);
+		if (status)
 			return status;
-		}
 	}
-
-	status = EXIT_SUCCESS;
-	if (format == STATS_PROMETHEUS) {
-		/*
-		 * One ring, one series: /dev/seqring0 (udev's symlink) and
-		 * relative paths name the device by its real path.
-		 */
-		real = realpath(device, NULL);
+	/*
+	 * One ring, one series: /dev/seqring0 (udev's symlink) and relative
+	 * paths name the device by its real path.
+	 */
+	real = realpath(device, NULL);
+	/* Non-blocking: --readings reads what is there, then stops. */
+	fd = seqring_open(device, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		status = open_error(device, fd);
+	} else {
+		ret = seqring_get_stats(fd, &s);
+		if (ret)
+			status = device_error(device, "cannot read stats", ret);
+	}
+	if (!status && format == STATS_PROMETHEUS) {
+		print_up_prometheus(real ? real : device, true);
 		print_stats_prometheus(&s, real ? real : device);
 		if (readings)
 			status = print_readings_prometheus(fd, device,
 							   real ? real : device,
 							   s.total);
-		free(real);
-	} else {
+	} else if (!status) {
 		print_stats(&s, format == STATS_JSON);
 	}
-	close(fd);
-	if (output)
+	if (fd >= 0)
+		close(fd);
+	/*
+	 * The exporter's file is rewritten on every run, failed or not: with
+	 * seqring_up 0 and nothing else, what Prometheus shows is a ring that
+	 * is down, not the last values it had.
+	 */
+	if (status && format == STATS_PROMETHEUS && output &&
+	    output_restart() == 0) {
+		print_up_prometheus(real ? real : device, false);
+		if (output_close(output, EXIT_SUCCESS))
+			status = EXIT_FAILURE;
+	} else if (status && format == STATS_PROMETHEUS && !output) {
+		print_up_prometheus(real ? real : device, false);
+	} else if (output) {
 		status = output_close(output, status);
+	}
+	free(real);
 	return status;
 }
 

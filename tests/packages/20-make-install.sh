@@ -36,6 +36,8 @@ expected="644 etc/modprobe.d/seqring.conf
 644 usr/local/lib/systemd/system/seqring-journal@.service
 644 usr/local/lib/systemd/system/seqring-metrics.service
 644 usr/local/lib/systemd/system/seqring-metrics.timer
+644 usr/local/lib/systemd/system/seqring-metrics@.service
+644 usr/local/lib/systemd/system/seqring-metrics@.timer
 644 usr/local/share/bash-completion/completions/seqringctl
 644 usr/local/share/man/man1/seqringctl.1
 644 usr/local/share/man/man4/seqring.4
@@ -73,6 +75,8 @@ expected="644 etc/modprobe.d/seqring.conf
 644 lib/systemd/system/seqring-journal@.service
 644 lib/systemd/system/seqring-metrics.service
 644 lib/systemd/system/seqring-metrics.timer
+644 lib/systemd/system/seqring-metrics@.service
+644 lib/systemd/system/seqring-metrics@.timer
 755 usr/bin/seqringctl
 644 usr/include/linux/seqring.h
 644 usr/lib/sysusers.d/seqring.conf

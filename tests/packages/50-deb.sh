@@ -52,6 +52,8 @@ expected="-rw-r--r-- lib/systemd/system/seqring-journal.service
 -rw-r--r-- lib/systemd/system/seqring-journal@.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.timer
+-rw-r--r-- lib/systemd/system/seqring-metrics@.service
+-rw-r--r-- lib/systemd/system/seqring-metrics@.timer
 -rwxr-xr-x usr/bin/seqringctl
 -rw-r--r-- usr/lib/sysusers.d/seqring.conf
 -rw-r--r-- usr/lib/udev/rules.d/60-seqring.rules
