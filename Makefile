@@ -31,7 +31,9 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 all: modules tool progs extmod
 
 modules:
-	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR" >&2; exit 1; }
+	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': install the" \
+		"headers of Linux $(KVER) (apt-get install linux-headers-$(KVER))," \
+		"run 'make deps', or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # A module outside the tree, built against it as README tells a driver
@@ -391,6 +393,10 @@ DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
 # dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD).
 install-dkms:
+ifeq ($(DESTDIR),)
+	@test -d /lib/modules/$(KVER)/build || { echo "no headers for Linux $(KVER):" \
+		"apt-get install linux-headers-$(KVER)" >&2; exit 1; }
+endif
 	for f in $(DKMS_SRC); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done

@@ -9,7 +9,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 10
+plan 11
 
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
@@ -69,6 +69,9 @@ field() {
 }
 like "$(field seqring-dkms_${version}_all.deb Depends)" '(^|, )dkms( |,|$)' \
 	"seqring-dkms depends on dkms"
+like "$(field seqring-dkms_${version}_all.deb Recommends)" \
+	'linux-headers-amd64 \| linux-headers-arm64 \| linux-headers-generic \| linux-headers$' \
+	"seqring-dkms recommends the kernel flavour's headers, as dkms does"
 like "$(field seqring-tools_${version}_$arch.deb Depends)" \
 	'systemd \| systemd-standalone-sysusers' \
 	"seqring-tools depends on a systemd-sysusers (for group seqring)"
