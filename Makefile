@@ -25,7 +25,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
 	prune-cache bench-arch \
-	check-all install install-tools install-bin install-conf install-dev install-dkms \
+	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
 all: modules tool progs extmod
@@ -105,10 +105,10 @@ help:
 	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
-	@echo "  install-tools  install the tool, man pages, header and seqring.pc,"
+	@echo "  install-tools  install the tool, man pages, libseqring, headers and seqring.pc,"
 	@echo "           udev rule, sysusers.d entry, systemd units,"
 	@echo "           modprobe.d/modules-load.d examples (= install-bin,"
-	@echo "           install-conf, install-dev)"
+	@echo "           install-conf, install-lib, install-dev)"
 	@echo "  install-dkms   copy the DKMS sources to /usr/src/seqring-VERSION"
 	@echo "           and have DKMS build and install them"
 	@echo "  uninstall      remove what install and install-tools installed"
@@ -128,7 +128,7 @@ deps:
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
 # (kbuild writes NAME.mod.c beside the modules of samples/ and tests/extmod.)
-LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] \
+LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] tools/lib/*.[ch] \
 		tests/progs/*.[ch] tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
 		tests/extmod/*.[ch] tests/kmod/*.[ch])) \
 		include/uapi/linux/seqring.h include/linux/seqring.h
@@ -281,8 +281,12 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-# The header is the same on every architecture: its .pc goes to share/.
-PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+# libseqring; Debian's packages give the multiarch directory
+# (/usr/lib/x86_64-linux-gnu). Its .pc names the library: it goes beside it.
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+LIB_VERSION := 1.0.0
+LIB_SONAME := libseqring.so.1
 # Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
 # the administrator's own go to /etc.
 # systemd units go where Debian bookworm's systemd.pc says
@@ -318,10 +322,11 @@ install:
 		SEQRING_TEST_MODULES=n modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
-# install-tools is three parts, which the Debian packages take apart:
+# install-tools is four parts, which the Debian packages take apart:
 # install-bin (seqring-tools), install-conf (the module's modprobe.d and
-# modules-load.d examples: seqring-dkms) and install-dev (seqring-dev).
-install-tools: install-bin install-conf install-dev
+# modules-load.d examples: seqring-dkms), install-lib (libseqring1) and
+# install-dev (seqring-dev).
+install-tools: install-bin install-conf install-lib install-dev
 
 # The tool is built for the C library (it is statically linked only for
 # the test VM), so build it afresh: `make tool` links it -static.
@@ -352,11 +357,25 @@ install-conf:
 	install -D -m 0644 conf/modules-load.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
 
+# The shared library, for other programs (seqringctl links the archive;
+# tools/Makefile says why). Without DESTDIR, ldconfig makes its soname
+# link known at once.
+install-lib:
+	$(MAKE) -C tools STATIC=0 lib/libseqring.so.$(LIB_VERSION)
+	install -D -m 0644 tools/lib/libseqring.so.$(LIB_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION)
+	ln -sf libseqring.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	$(if $(DESTDIR),,ldconfig)
+
 install-dev:
 	install -D -m 0644 include/uapi/linux/seqring.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
+	install -D -m 0644 tools/lib/libseqring.h $(DESTDIR)$(INCLUDEDIR)/libseqring.h
+	mkdir -p $(DESTDIR)$(LIBDIR)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so
 	mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
-	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(SEQRING_VERSION)|' \
+	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@VERSION@|$(SEQRING_VERSION)|' \
 		include/seqring.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
 
@@ -370,6 +389,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
 		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
+		$(DESTDIR)$(INCLUDEDIR)/libseqring.h \
+		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \

@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <linux/seqring.h>
 
-#include "seqring-utils.h"
+#include "lib/libseqring.h"
 #include "seqringctl.h"
 
 #define JOURNAL_SOCKET		"/run/systemd/journal/socket"

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <linux/seqring.h>
 
-#include "seqring-utils.h"
+#include "lib/libseqring.h"
 #include "seqringctl.h"
 
 /* Records per read(): 12 KiB, a few hundred lines of output per flush. */
@@ -59,37 +59,6 @@ static void watch_on_signal(int sig)
 }
 
 /*
- * The listing's escaping, so that watch output and /proc/seqring can be
- * compared line for line: a label is one word of printable ASCII, with
- * every byte that could split or hide a field (controls, space, DEL,
- * non-ASCII) and the backslash written as \ooo. "-" stands for the empty
- * label, so a label that is "-" itself is written \055.
- */
-void escape_label(char *buf, const char *label)
-{
-	const unsigned char *p = (const unsigned char *)label;
-	size_t len = strnlen(label, SEQRING_LABEL_LEN);
-	char *o = buf;
-	size_t i;
-
-	if (!len) {
-		strcpy(buf, "-");
-		return;
-	}
-	if (len == 1 && p[0] == '-') {
-		strcpy(buf, "\\055");
-		return;
-	}
-	for (i = 0; i < len; i++) {
-		if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == '\\')
-			o += sprintf(o, "\\%03o", p[i]);
-		else
-			*o++ = p[i];
-	}
-	*o = '\0';
-}
-
-/*
  * A label is any bytes, a JSON string is Unicode text. As journald's JSON
  * output does: a label that is valid UTF-8 is a string (its characters as
  * they are; the quote, the backslash and the control characters escaped),
@@ -102,7 +71,7 @@ static void json_print_label(const char *label)
 	size_t len = strnlen(label, SEQRING_LABEL_LEN);
 	size_t i;
 
-	if (!seqring_utf8_valid(label, len)) {
+	if (!srl_utf8_valid(label, len)) {
 		putchar('[');
 		for (i = 0; i < len; i++)
 			printf("%s%u", i ? ", " : "", p[i]);
@@ -188,7 +157,7 @@ static void stream_print(const struct stream *st,
 			 const struct seqring_record *rec)
 {
 	const struct seqring_reading *r = &rec->reading;
-	char label[ESCAPED_LABEL_LEN];
+	char label[SRL_ESCAPED_LABEL_LEN];
 	char time[ISO_TIME_LEN];
 
 	if (st->json || st->iso_time)
@@ -209,7 +178,7 @@ static void stream_print(const struct stream *st,
 		printf("%s ", time);
 	else
 		printf("%llu ", (unsigned long long)r->timestamp_ns);
-	escape_label(label, r->label);
+	srl_escape_label(label, r->label);
 	printf("%u %lld %s\n", r->channel, (long long)r->value, label);
 }
 
@@ -230,7 +199,7 @@ static void report_resume_gap(struct stream *st, __u64 seq)
  */
 static int stream_record(struct stream *st, const struct seqring_record *rec)
 {
-	char label[ESCAPED_LABEL_LEN];
+	char label[SRL_ESCAPED_LABEL_LEN];
 	int ret;
 
 	/* Shown (or filtered out) by the run that saved the cursor. */
@@ -252,7 +221,7 @@ static int stream_record(struct stream *st, const struct seqring_record *rec)
 	st->behind = false;
 	if (stream_match(st, &rec->reading)) {
 		if (st->journal >= 0) {
-			escape_label(label, rec->reading.label);
+			srl_escape_label(label, rec->reading.label);
 			ret = journal_send(st->journal, rec, label);
 			/* Not sent: the cursor stays before it. */
 			if (ret)
@@ -279,7 +248,7 @@ static int stream_start(struct stream *st)
 	struct seqring_stats s;
 	int ret;
 
-	ret = seqring_get_stats(st->fd, &s);
+	ret = srl_get_stats(st->fd, &s);
 	if (ret)
 		return device_error(st->device, "cannot read stats", ret);
 	st->next_seq = (s.count && !st->new_only) ? s.oldest_seq : s.total + 1;
@@ -305,33 +274,24 @@ static int stream_start(struct stream *st)
 
 /*
  * --cursor-file: the sequence number of the last reading this command
- * read (shown or filtered out), one decimal line. None yet (ENOENT): 0.
+ * read (shown or filtered out). None yet (ENOENT): as without it.
  */
 static int cursor_load(struct stream *st)
 {
-	char buf[32];
-	size_t n;
-	FILE *f;
 	int ret;
 
-	f = fopen(st->cursor_file, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "seqringctl: %s: cannot read the cursor: %s\n",
-			st->cursor_file, strerror(errno));
-		return EXIT_FAILURE;
-	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	ret = seqring_parse_u64(buf, &st->after);
-	if (ret || n == sizeof(buf) - 1) {
+	ret = srl_cursor_load(st->cursor_file, &st->after);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret == -EINVAL) {
 		fprintf(stderr,
 			"seqringctl: %s: not a cursor (one sequence number expected)\n",
 			st->cursor_file);
+		return EXIT_FAILURE;
+	}
+	if (ret) {
+		fprintf(stderr, "seqringctl: %s: cannot read the cursor: %s\n",
+			st->cursor_file, strerror(-ret));
 		return EXIT_FAILURE;
 	}
 	st->have_after = true;
@@ -339,45 +299,21 @@ static int cursor_load(struct stream *st)
 	return 0;
 }
 
-/*
- * Save @seq in the cursor file, replacing it whole (written to FILE.tmp,
- * then renamed over it), so a reader never finds half a number.
- */
+/* Save @seq in the cursor file, if it moved. */
 static int cursor_save(struct stream *st, __u64 seq)
 {
-	char tmp[4096];
-	FILE *f;
-	int err;
+	int ret;
 
 	if (!st->cursor_file || seq <= st->saved)
 		return 0;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", st->cursor_file) >=
-	    (int)sizeof(tmp)) {
-		err = ENAMETOOLONG;
-		goto err;
-	}
-	f = fopen(tmp, "we");
-	if (!f) {
-		err = errno;
-		goto err;
-	}
-	fprintf(f, "%llu\n", (unsigned long long)seq);
-	if (fclose(f)) {
-		err = errno;
-		unlink(tmp);
-		goto err;
-	}
-	if (rename(tmp, st->cursor_file)) {
-		err = errno;
-		unlink(tmp);
-		goto err;
+	ret = srl_cursor_save(st->cursor_file, seq);
+	if (ret) {
+		fprintf(stderr, "seqringctl: %s: cannot save the cursor: %s\n",
+			st->cursor_file, strerror(-ret));
+		return EXIT_FAILURE;
 	}
 	st->saved = seq;
 	return 0;
-err:
-	fprintf(stderr, "seqringctl: %s: cannot save the cursor: %s\n",
-		st->cursor_file, strerror(err));
-	return EXIT_FAILURE;
 }
 
 /*
@@ -443,32 +379,30 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 		if (st->limit && !st->nr_channels && !st->nr_labels &&
 		    st->limit - st->shown < want)
 			want = st->limit - st->shown;
-		n = read(st->fd, buf, want * sizeof(buf[0]));
-		if (n < 0) {
-			switch (errno) {
-			case EAGAIN:
-				if (!st->follow)
-					return stream_end(st);
-				if (watch_wait(st, waitmask))
-					return EXIT_FAILURE;
-				continue;
-			case EINTR:
-				continue;
-			case EPIPE:
-				st->behind = true;
-				continue;
-			default:
+		n = srl_read(st->fd, buf, want);
+		switch (n) {
+		case -EAGAIN:
+			if (!st->follow)
+				return stream_end(st);
+			if (watch_wait(st, waitmask))
+				return EXIT_FAILURE;
+			continue;
+		case -EPIPE:
+			st->behind = true;
+			continue;
+		case -EIO:
+			return device_error(st->device,
+					    "read a partial record", -EIO);
+		case 0:
+			break;
+		default:
+			if (n < 0)
 				return device_error(st->device,
-						    "cannot read readings",
-						    -errno);
-			}
+						    "cannot read readings", n);
 		}
 		if (!n)
 			break;
-		if (n % sizeof(buf[0]))
-			return device_error(st->device,
-					    "read a partial record", -EIO);
-		for (i = 0; i < n / sizeof(buf[0]); i++) {
+		for (i = 0; i < (size_t)n; i++) {
 			/* dump: what was pushed after it began is not its. */
 			if (!st->follow && buf[i].seq > st->end_seq)
 				break;
@@ -486,7 +420,7 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 			return output_error(errno ? errno : EIO);
 		if (cursor_save(st, st->next_seq - 1) || status)
 			return EXIT_FAILURE;
-		if (i < (size_t)n / sizeof(buf[0]) && !st->follow)
+		if (i < (size_t)n && !st->follow)
 			return stream_end(st);
 	}
 	return EXIT_SUCCESS;
@@ -531,7 +465,7 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->json = true;
 			break;
 		case 'n':
-			ret = seqring_parse_u64(optarg, &st->limit);
+			ret = srl_parse_u64(optarg, &st->limit);
 			if (!ret && !st->limit)
 				ret = -ERANGE;
 			if (ret) {
@@ -544,7 +478,7 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->new_only = true;
 			break;
 		case 'c':
-			ret = seqring_parse_u32(optarg, &channel);
+			ret = srl_parse_u32(optarg, &channel);
 			if (ret) {
 				report_number("", "channel", optarg, ret,
 					      RANGE_U32);
@@ -555,7 +489,7 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 				return out_of_memory();
 			break;
 		case 'l':
-			if (strlen(optarg) > SEQRING_LABEL_MAX) {
+			if (strlen(optarg) > SRL_LABEL_MAX) {
 				report_label("", optarg);
 				return usage_hint(cmd);
 			}
@@ -569,7 +503,7 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->iso_time = true;
 			break;
 		case OPT_AFTER:
-			ret = seqring_parse_u64(optarg, &st->after);
+			ret = srl_parse_u64(optarg, &st->after);
 			if (ret) {
 				report_number("", "sequence number", optarg,
 					      ret, RANGE_U64);
@@ -639,7 +573,7 @@ static int stream_run(const struct command *cmd, struct stream *st,
 		if (status)
 			goto out_free;
 	}
-	st->fd = seqring_open(st->device, O_RDONLY | O_NONBLOCK);
+	st->fd = srl_open(st->device, O_RDONLY | O_NONBLOCK);
 	if (st->fd < 0) {
 		status = open_error(st->device, st->fd);
 		goto out_free;

@@ -3,9 +3,12 @@
  * seqringctl - what the command files share: the command table's entry,
  * and the messages every command gives the same way
  *
- * seqringctl.c has main(), the command table and the commands that do
- * one ioctl; seqringctl-stream.c the commands that read the stream (dump,
- * watch).
+ * Calls go one way, down: seqringctl.c has main(), the command table and
+ * --help, and calls the commands; seqringctl-ring.c has push, feed, clear
+ * and capacity, seqringctl-metrics.c stats, seqringctl-stream.c dump and
+ * watch (which sends to the journal through seqringctl-journal.c); they
+ * use seqringctl-util.c's messages and libseqring (lib/), which calls
+ * nothing of the tool's.
  */
 #ifndef _SEQRINGCTL_H_
 #define _SEQRINGCTL_H_
@@ -15,6 +18,8 @@
 #include <linux/seqring.h>
 
 #define EXIT_USAGE		2
+
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
 
 #define RANGE_S64	"-9223372036854775808..9223372036854775807"
 #define RANGE_U32	"0..4294967295"
@@ -85,27 +90,25 @@ int journal_connect(void);
 int journal_send(int fd, const struct seqring_record *rec,
 		 const char *escaped_label);
 
-/* The listing's escaping of a label: one word of printable ASCII. */
-#define ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
-void escape_label(char *buf, const char *label);
-
-/* A Prometheus label value, escaped, without the quotes; on stdout. */
-void prom_label_value(const char *v);
-
 /*
- * The gauges seqring_reading_value and seqring_reading_timestamp_seconds
- * of each channel and label, from the readings @fd (the device, open
- * O_NONBLOCK) reads up to sequence number @end_seq; @label names the
- * device in them. Returns 0 or EXIT_FAILURE after saying why.
+ * Flush standard output (a failure is one, EPIPE too: see output_error())
+ * and end by the signal that ended a command, if one did; else return
+ * @status for main() to return.
  */
-int print_readings_prometheus(int fd, const char *device, const char *label,
-			      __u64 end_seq);
+int finish(int status);
 
-extern const struct option watch_options[];
-int cmd_watch(const struct command *cmd, const char *device,
-	      int argc, char **argv);
-extern const struct option dump_options[];
-int cmd_dump(const struct command *cmd, const char *device,
-	     int argc, char **argv);
+/* The commands, and the options each takes (its getopt_long table). */
+#define DECLARE_COMMAND(name)						\
+	extern const struct option name##_options[];			\
+	int cmd_##name(const struct command *cmd, const char *device,	\
+		       int argc, char **argv)
+
+DECLARE_COMMAND(push);
+DECLARE_COMMAND(feed);
+DECLARE_COMMAND(stats);
+DECLARE_COMMAND(clear);
+DECLARE_COMMAND(dump);
+DECLARE_COMMAND(watch);
+DECLARE_COMMAND(capacity);
 
 #endif /* _SEQRINGCTL_H_ */

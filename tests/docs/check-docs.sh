@@ -29,7 +29,7 @@ SEQRING_TESTS=${SEQRING_TESTS:-$PWD/tests}
 . "$SEQRING_TESTS/lib.sh"
 
 ctl_c=tools/seqringctl.c
-ctl_srcs="tools/seqringctl.c tools/seqringctl-stream.c"
+ctl_srcs=$(ls tools/seqringctl*.c)
 ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
 uapi=include/uapi/linux/seqring.h
