@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seqringctl-stream - the commands that read the stream of /dev/seqring:
- * dump prints what the ring holds and exits, watch follows it like tail -f
+ * dump prints what the ring holds and exits, watch (or dump -f) follows it
+ * like tail -f; both with journalctl's options (-n, -f, --since, --until,
+ * -o) for what and how
  *
  * Each open file of the device reads whole struct seqring_record from a
  * cursor of its own (seqring(4)): from the oldest reading held, or with
@@ -41,6 +43,28 @@ enum {
 	OPT_CURSOR_FILE,
 	OPT_TIME_FORMAT,
 	OPT_JOURNAL,
+	OPT_COUNT,
+};
+
+/* -o MODE, as journalctl names its own; listing is the default. */
+enum output_mode {
+	OUT_LISTING,		/* SEQ TIMESTAMP_NS CHANNEL VALUE LABEL */
+	OUT_SHORT,		/* Dec 04 21:07:31 seqring[SEQ]: MESSAGE */
+	OUT_SHORT_PRECISE,	/* Dec 04 21:07:31.123456 seqring[SEQ]: ... */
+	OUT_SHORT_ISO,		/* 2026-12-04T21:07:31+01:00 seqring[SEQ]: ... */
+	OUT_JSON,		/* one object per line */
+	OUT_JSON_PRETTY,	/* one object, one member a line */
+	OUT_CAT,		/* MESSAGE */
+};
+
+static const char * const output_names[] = {
+	[OUT_LISTING] = "listing",
+	[OUT_SHORT] = "short",
+	[OUT_SHORT_PRECISE] = "short-precise",
+	[OUT_SHORT_ISO] = "short-iso",
+	[OUT_JSON] = "json",
+	[OUT_JSON_PRETTY] = "json-pretty",
+	[OUT_CAT] = "cat",
 };
 
 /* The signals that end watch, as they end tail -f. */
@@ -90,38 +114,27 @@ static void json_print_label(const char *label)
 	putchar('"');
 }
 
-/* "2026-12-04T21:07:31.123456789+01:00": local time, as dmesg --time-format=iso. */
-#define ISO_TIME_LEN		36
-
-static void format_iso_time(char *buf, __u64 ns)
-{
-	time_t sec = ns / 1000000000;
-	char zone[8] = "+0000";
-	struct tm tm;
-	size_t n;
-
-	if (!localtime_r(&sec, &tm)) {
-		snprintf(buf, ISO_TIME_LEN, "-");
-		return;
-	}
-	n = strftime(buf, ISO_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
-	strftime(zone, sizeof(zone), "%z", &tm);
-	/* ISO 8601 writes the offset +hh:mm; strftime's %z gives +hhmm. */
-	snprintf(buf + n, ISO_TIME_LEN - n, ".%09llu%.3s:%.2s",
-		 (unsigned long long)(ns % 1000000000), zone, zone + 3);
-}
-
 struct stream {
 	const char *device;
 	int fd;
 	bool follow;		/* watch: wait for more; dump: stop at the end */
 	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
-	bool json;
+	enum output_mode mode;	/* -o */
+	const char *ring;	/* the short forms' "identifier": seqring-NAME */
 	int journal;		/* --journal: the journal's socket, else -1 */
 	bool iso_time;		/* -T: the time as ISO 8601, not nanoseconds */
-	bool new_only;		/* watch --new */
-	__u64 limit;		/* readings to show; 0: no limit */
+	bool new_only;		/* watch --new, -n 0 */
+	__u64 limit;		/* --count: readings to show; 0: no limit */
 	__u64 shown;
+	/*
+	 * -n N: of the readings held at the start, the last N that pass the
+	 * filters, kept in a ring of N until the newest held is read.
+	 */
+	bool have_lines;
+	__u64 lines;
+	struct seqring_record *tail;
+	size_t tail_size, tail_len, tail_head;
+	__u64 since, until;	/* --since, --until, in ns; until 0: none */
 	__u64 next_seq;		/* sequence number expected next */
 	__u64 end_seq;		/* dump: the newest reading when it began */
 	bool behind;		/* read() said -EPIPE; next_seq is stale */
@@ -142,6 +155,9 @@ static bool stream_match(const struct stream *st,
 {
 	size_t i;
 
+	if (r->timestamp_ns < st->since ||
+	    (st->until && r->timestamp_ns > st->until))
+		return false;
 	for (i = 0; i < st->nr_channels; i++)
 		if (r->channel == st->channels[i])
 			break;
@@ -153,33 +169,108 @@ static bool stream_match(const struct stream *st,
 	return !st->nr_labels || i < st->nr_labels;
 }
 
+/*
+ * The JSON object of a reading: on one line, or (json-pretty) one member
+ * a line, as journalctl -o json-pretty prints an entry.
+ */
+static void print_json(const struct seqring_record *rec, bool pretty)
+{
+	const struct seqring_reading *r = &rec->reading;
+	const char *sep = pretty ? ",\n\t" : ", ";
+	char time[TIME_LEN];
+
+	format_time(time, sizeof(time), r->timestamp_ns, TIME_ISO_NS);
+	/* 64-bit numbers as strings, as in print_stats(). */
+	printf("{%s\"seq\": \"%llu\"%s\"timestamp_ns\": \"%llu\"%s\"time\": \"%s\"%s",
+	       pretty ? "\n\t" : "", (unsigned long long)rec->seq, sep,
+	       (unsigned long long)r->timestamp_ns, sep, time, sep);
+	printf("\"channel\": %u%s\"value\": \"%lld\"%s\"label\": ",
+	       r->channel, sep, (long long)r->value, sep);
+	json_print_label(r->label);
+	fputs(pretty ? "\n}\n" : "}\n", stdout);
+}
+
 static void stream_print(const struct stream *st,
 			 const struct seqring_record *rec)
 {
+	static const enum time_style short_time[] = {
+		[OUT_SHORT] = TIME_SYSLOG,
+		[OUT_SHORT_PRECISE] = TIME_SYSLOG_US,
+		[OUT_SHORT_ISO] = TIME_ISO,
+	};
 	const struct seqring_reading *r = &rec->reading;
+	char message[JOURNAL_MESSAGE_LEN];
 	char label[SRL_ESCAPED_LABEL_LEN];
-	char time[ISO_TIME_LEN];
+	char time[TIME_LEN];
 
-	if (st->json || st->iso_time)
-		format_iso_time(time, r->timestamp_ns);
-	if (st->json) {
-		/* 64-bit numbers as strings, as in print_stats(). */
-		printf("{\"seq\": \"%llu\", \"timestamp_ns\": \"%llu\", \"time\": \"%s\", ",
-		       (unsigned long long)rec->seq,
-		       (unsigned long long)r->timestamp_ns, time);
-		printf("\"channel\": %u, \"value\": \"%lld\", \"label\": ",
-		       r->channel, (long long)r->value);
-		json_print_label(r->label);
-		fputs("}\n", stdout);
+	switch (st->mode) {
+	case OUT_JSON:
+	case OUT_JSON_PRETTY:
+		print_json(rec, st->mode == OUT_JSON_PRETTY);
 		return;
+	case OUT_SHORT:
+	case OUT_SHORT_PRECISE:
+	case OUT_SHORT_ISO:
+		format_time(time, sizeof(time), r->timestamp_ns,
+			    short_time[st->mode]);
+		reading_message(message, sizeof(message), r);
+		printf("%s %s[%llu]: %s\n", time, st->ring,
+		       (unsigned long long)rec->seq, message);
+		return;
+	case OUT_CAT:
+		reading_message(message, sizeof(message), r);
+		puts(message);
+		return;
+	case OUT_LISTING:
+		break;
 	}
 	printf("%llu ", (unsigned long long)rec->seq);
-	if (st->iso_time)
+	if (st->iso_time) {
+		format_time(time, sizeof(time), r->timestamp_ns, TIME_ISO_NS);
 		printf("%s ", time);
-	else
+	} else {
 		printf("%llu ", (unsigned long long)r->timestamp_ns);
+	}
 	srl_escape_label(label, r->label);
 	printf("%u %lld %s\n", r->channel, (long long)r->value, label);
+}
+
+/* Print a reading, or send it to the journal: 0 or EXIT_FAILURE. */
+static int stream_show(struct stream *st, const struct seqring_record *rec)
+{
+	int ret;
+
+	if (st->journal >= 0) {
+		ret = journal_send(st->journal, rec);
+		/* Not sent: the cursor stays before it. */
+		if (ret)
+			return device_error("journal", "cannot send a reading",
+					    ret);
+	} else {
+		stream_print(st, rec);
+	}
+	st->shown++;
+	return 0;
+}
+
+/* -n: show the last readings kept, oldest first, once. */
+static int tail_flush(struct stream *st)
+{
+	size_t i;
+	int ret;
+
+	if (!st->tail)
+		return 0;
+	for (i = 0; i < st->tail_len && (!st->limit || st->shown < st->limit);
+	     i++) {
+		ret = stream_show(st, &st->tail[(st->tail_head + i) %
+						 st->tail_size]);
+		if (ret)
+			return ret;
+	}
+	free(st->tail);
+	st->tail = NULL;
+	return 0;
 }
 
 /* Readings missed since the cursor: from next_seq up to, not with, @seq. */
@@ -199,9 +290,6 @@ static void report_resume_gap(struct stream *st, __u64 seq)
  */
 static int stream_record(struct stream *st, const struct seqring_record *rec)
 {
-	char label[SRL_ESCAPED_LABEL_LEN];
-	int ret;
-
 	/* Shown (or filtered out) by the run that saved the cursor. */
 	if (st->have_after && rec->seq <= st->after)
 		return 0;
@@ -219,20 +307,24 @@ static int stream_record(struct stream *st, const struct seqring_record *rec)
 	if (st->resuming)
 		report_resume_gap(st, rec->seq);
 	st->behind = false;
-	if (stream_match(st, &rec->reading)) {
-		if (st->journal >= 0) {
-			srl_escape_label(label, rec->reading.label);
-			ret = journal_send(st->journal, rec, label);
-			/* Not sent: the cursor stays before it. */
-			if (ret)
-				return device_error("journal",
-						    "cannot send a reading", ret);
-		} else {
-			stream_print(st, rec);
-		}
-		st->shown++;
-	}
 	st->next_seq = rec->seq + 1;
+	if (st->tail && rec->seq <= st->end_seq) {
+		/* One of those held at the start: keep the last N. */
+		if (stream_match(st, &rec->reading) && st->tail_size) {
+			st->tail[(st->tail_head + st->tail_len) %
+				 st->tail_size] = *rec;
+			if (st->tail_len < st->tail_size)
+				st->tail_len++;
+			else
+				st->tail_head = (st->tail_head + 1) %
+						st->tail_size;
+		}
+		return rec->seq == st->end_seq ? tail_flush(st) : 0;
+	}
+	if (tail_flush(st))
+		return EXIT_FAILURE;
+	if (stream_match(st, &rec->reading))
+		return stream_show(st, rec);
 	return 0;
 }
 
@@ -253,6 +345,13 @@ static int stream_start(struct stream *st)
 		return device_error(st->device, "cannot read stats", ret);
 	st->next_seq = (s.count && !st->new_only) ? s.oldest_seq : s.total + 1;
 	st->end_seq = s.total;
+	/* No more than are held can be the last N of them. */
+	if (st->have_lines && s.count && !st->new_only) {
+		st->tail_size = st->lines < s.count ? st->lines : s.count;
+		st->tail = calloc(st->tail_size, sizeof(*st->tail));
+		if (!st->tail)
+			return out_of_memory();
+	}
 	if (!st->have_after)
 		return 0;
 	/*
@@ -351,6 +450,8 @@ static int watch_wait(struct stream *st, const sigset_t *waitmask)
  */
 static int stream_end(struct stream *st)
 {
+	if (tail_flush(st))
+		return EXIT_FAILURE;
 	if (st->end_seq < st->next_seq)
 		return EXIT_SUCCESS;
 	if (st->resuming)
@@ -384,6 +485,12 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 		case -EAGAIN:
 			if (!st->follow)
 				return stream_end(st);
+			/* All that was held is read: -n's are due. */
+			if (tail_flush(st))
+				return EXIT_FAILURE;
+			errno = 0;
+			if (fflush(stdout) || ferror(stdout))
+				return output_error(errno ? errno : EIO);
 			if (watch_wait(st, waitmask))
 				return EXIT_FAILURE;
 			continue;
@@ -457,20 +564,58 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	char label[SEQRING_LABEL_LEN];
 	__u32 channel;
 	int opt, ret;
+	size_t i;
 
 	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			st->json = true;
+			st->mode = OUT_JSON;
+			break;
+		case 'o':
+			for (i = 0; i < ARRAY_SIZE(output_names); i++)
+				if (!strcmp(optarg, output_names[i]))
+					break;
+			if (i == ARRAY_SIZE(output_names)) {
+				fprintf(stderr,
+					"seqringctl: %s: unknown output mode '%s' (short, short-precise, short-iso, json, json-pretty, cat, listing)\n",
+					cmd->name, optarg);
+				return usage_hint(cmd);
+			}
+			st->mode = i;
+			break;
+		case 'f':
+			st->follow = true;
 			break;
 		case 'n':
+			ret = srl_parse_u64(optarg, &st->lines);
+			if (ret) {
+				report_number("", "number of lines", optarg,
+					      ret, RANGE_U64);
+				return usage_hint(cmd);
+			}
+			st->have_lines = true;
+			/* -n 0: none of those held, as --new. */
+			if (!st->lines)
+				st->new_only = true;
+			break;
+		case OPT_COUNT:
 			ret = srl_parse_u64(optarg, &st->limit);
 			if (!ret && !st->limit)
 				ret = -ERANGE;
 			if (ret) {
 				report_number("", "count", optarg, ret,
 					      "1..18446744073709551615");
+				return usage_hint(cmd);
+			}
+			break;
+		case 'S':
+		case 'U':
+			if (parse_time(optarg, opt == 'S' ? &st->since :
+					       &st->until)) {
+				fprintf(stderr,
+					"seqringctl: %s: invalid time '%s' (as journalctl takes it: \"2026-12-05 10:00[:00]\", 2026-12-05, 10:00, now, today, yesterday, -5min, \"5min ago\", @EPOCH)\n",
+					cmd->name, optarg);
 				return usage_hint(cmd);
 			}
 			break;
@@ -537,15 +682,28 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
-	if (st->journal >= 0 && st->json) {
+	if (st->journal >= 0 && st->mode != OUT_LISTING) {
 		fprintf(stderr,
-			"seqringctl: %s: --journal goes without --json\n",
+			"seqringctl: %s: --journal goes without --json and -o\n",
 			cmd->name);
 		return usage_hint(cmd);
 	}
 	if (st->have_after && (st->cursor_file || st->new_only)) {
 		fprintf(stderr,
 			"seqringctl: %s: --after goes with neither --cursor-file nor --new\n",
+			cmd->name);
+		return usage_hint(cmd);
+	}
+	/* Where a cursor says to go on, the last N held mean nothing. */
+	if (st->have_lines && (st->have_after || st->cursor_file)) {
+		fprintf(stderr,
+			"seqringctl: %s: -n goes with neither --after nor --cursor-file\n",
+			cmd->name);
+		return usage_hint(cmd);
+	}
+	if (st->until && st->until < st->since) {
+		fprintf(stderr,
+			"seqringctl: %s: --until is before --since\n",
 			cmd->name);
 		return usage_hint(cmd);
 	}
@@ -567,6 +725,8 @@ static int stream_run(const struct command *cmd, struct stream *st,
 	status = stream_parse(cmd, st, argc, argv);
 	if (status >= 0)
 		goto out_free;
+	st->ring = strrchr(st->device, '/') ? strrchr(st->device, '/') + 1 :
+		   st->device;
 
 	if (st->cursor_file) {
 		status = cursor_load(st);
@@ -644,13 +804,25 @@ out_close:
 out_free:
 	free(st->channels);
 	free(st->labels);
+	free(st->tail);
 	return status;
 }
 
-const struct option watch_options[] = {
+/*
+ * dump and watch take the same options: watch is dump -f. Old spellings
+ * stay where they do not clash with journalctl's: -j/--json (-o json),
+ * -T/--time-format, -N/--new (-n 0); watch -n COUNT became --count, as
+ * -n is journalctl's (and tail's) number of lines.
+ */
+const struct option stream_options[] = {
 	{ "json",	no_argument,		NULL,	'j' },
-	{ "count",	required_argument,	NULL,	'n' },
+	{ "output",	required_argument,	NULL,	'o' },
+	{ "follow",	no_argument,		NULL,	'f' },
+	{ "lines",	required_argument,	NULL,	'n' },
 	{ "new",	no_argument,		NULL,	'N' },
+	{ "since",	required_argument,	NULL,	'S' },
+	{ "until",	required_argument,	NULL,	'U' },
+	{ "count",	required_argument,	NULL,	OPT_COUNT },
 	{ "channel",	required_argument,	NULL,	'c' },
 	{ "label",	required_argument,	NULL,	'l' },
 	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
@@ -670,17 +842,6 @@ int cmd_watch(const struct command *cmd, const char *device,
 
 	return stream_run(cmd, &st, argc, argv);
 }
-
-const struct option dump_options[] = {
-	{ "json",	no_argument,		NULL,	'j' },
-	{ "channel",	required_argument,	NULL,	'c' },
-	{ "label",	required_argument,	NULL,	'l' },
-	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
-	{ "after",	required_argument,	NULL,	OPT_AFTER },
-	{ "cursor-file", required_argument,	NULL,	OPT_CURSOR_FILE },
-	{ "help",	no_argument,		NULL,	'h' },
-	{ NULL,		0,			NULL,	0 }
-};
 
 int cmd_dump(const struct command *cmd, const char *device,
 	     int argc, char **argv)

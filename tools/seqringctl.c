@@ -29,17 +29,35 @@
 /* getopt() names the program after argv[0] in its messages. */
 static char prog_name[64];
 
-/* What dump and watch share. */
+/* What dump and watch share: all their options. */
+#define STREAM_SYNOPSIS							\
+	"[-f] [-n N | -N] [-S TIME] [-U TIME] [-o MODE | --json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT]"
+
 #define STREAM_OPTIONS_HELP						\
-	"  -j, --json             one JSON object per line\n"		\
-	"  -T, --time-format=iso  the time as ISO 8601, not nanoseconds\n" \
+	"  -f, --follow           go on with readings as they arrive (dump -f\n" \
+	"                         is watch)\n"				\
+	"  -n, --lines=N          of those held, only the last N (0: none,\n" \
+	"                         as --new); then, with -f, the new ones\n" \
+	"  -N, --new              none of those held, only new ones\n"	\
+	"  -S, --since=TIME       only readings of TIME or later\n"	\
+	"  -U, --until=TIME       only readings of TIME or earlier; TIME as\n" \
+	"                         journalctl takes it: \"2026-12-05 10:00\",\n" \
+	"                         10:00, today, yesterday, -5min, @EPOCH\n" \
+	"  -o, --output=MODE      listing (default: SEQ TIMESTAMP_NS CHANNEL\n" \
+	"                         VALUE LABEL), short, short-precise,\n"	\
+	"                         short-iso, json, json-pretty, cat\n"	\
+	"  -j, --json             the same as -o json\n"		\
+	"  -T, --time-format=iso  listing: the time as ISO 8601, not ns\n" \
 	"      --time-format=ns   nanoseconds since the epoch (default)\n" \
 	"  -c, --channel=CHANNEL  only readings of CHANNEL (repeatable)\n" \
 	"  -l, --label=LABEL      only readings labelled LABEL\n"		\
-	"                         (repeatable)\n"					\
+	"                         (repeatable)\n"				\
 	"      --after=SEQ        only readings after sequence number SEQ\n" \
 	"      --cursor-file=FILE go on after the SEQ saved in FILE, and\n" \
-	"                         save there the last reading read\n"
+	"                         save there the last reading read\n"	\
+	"      --count=COUNT      stop after COUNT readings shown\n"	\
+	"      --journal          send each reading to the systemd journal\n" \
+	"                         (fields SEQRING_*), not to stdout\n"
 
 static const struct command commands[] = {
 	{
@@ -99,31 +117,24 @@ static const struct command commands[] = {
 	},
 	{
 		.name = "dump",
-		.synopsis =
-		"[--json] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE]",
+		.synopsis = STREAM_SYNOPSIS,
 		.summary =
-		"Print the readings the ring holds, oldest first, and exit.",
-		.options =
-		STREAM_OPTIONS_HELP,
-		.shortopts = "+jc:l:Th",
-		.longopts = dump_options,
+		"Print the readings the ring holds, oldest first, and exit;\n"
+		"with -f, go on as watch.",
+		.options = STREAM_OPTIONS_HELP,
+		.shortopts = STREAM_SHORTOPTS,
+		.longopts = stream_options,
 		.run = cmd_dump,
 	},
 	{
 		.name = "watch",
-		.synopsis =
-		"[--json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [-n COUNT] [--new]",
+		.synopsis = STREAM_SYNOPSIS,
 		.summary =
-		"Follow readings as they arrive, like tail -f, until a signal.",
-		.options =
-		STREAM_OPTIONS_HELP
-		"      --journal          send each reading to the systemd journal\n"
-		"                         (fields SEQRING_*), not to stdout\n"
-		"  -n, --count=COUNT      stop after COUNT readings shown\n"
-		"  -N, --new              only readings pushed from now on\n"
-		"                         (default: from the oldest held)\n",
-		.shortopts = "+jn:Nc:l:Th",
-		.longopts = watch_options,
+		"Follow readings as they arrive, like tail -f, until a signal\n"
+		"(dump -f).",
+		.options = STREAM_OPTIONS_HELP,
+		.shortopts = STREAM_SHORTOPTS,
+		.longopts = stream_options,
 		.run = cmd_watch,
 	},
 	{

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <linux/seqring.h>
 
+#include "lib/libseqring.h"
+
 #define EXIT_USAGE		2
 
 #define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
@@ -82,13 +84,20 @@ int out_of_memory(void);
  */
 int journal_connect(void);
 /*
- * One reading as one journal entry: MESSAGE (@escaped_label in it),
+ * One reading as one journal entry: MESSAGE (reading_message()),
  * SYSLOG_TIMESTAMP (the reading's time), SEQRING_SEQ,
  * SEQRING_TIMESTAMP_NS, SEQRING_CHANNEL, SEQRING_VALUE, SEQRING_LABEL.
  * Returns 0 or a negative errno value.
  */
-int journal_send(int fd, const struct seqring_record *rec,
-		 const char *escaped_label);
+int journal_send(int fd, const struct seqring_record *rec);
+
+/*
+ * The journal entry's MESSAGE, which -o cat and the short forms print too:
+ * "channel 3 value -7 label back\040door" (the listing's escaping).
+ */
+#define JOURNAL_MESSAGE_LEN	(64 + SRL_ESCAPED_LABEL_LEN)
+void reading_message(char *buf, size_t size,
+		     const struct seqring_reading *r);
 
 /*
  * Flush standard output (a failure is one, EPIPE too: see output_error())
@@ -96,6 +105,24 @@ int journal_send(int fd, const struct seqring_record *rec,
  * @status for main() to return.
  */
 int finish(int status);
+
+/*
+ * A time as journalctl takes it (systemd.time(7)), in nanoseconds since
+ * the epoch: "2026-12-05 10:00[:00]", "2026-12-05", "10:00" (today),
+ * "now", "today", "yesterday", "tomorrow", "-5min", "+1h 30min",
+ * "5min ago", "@1764928800[.5]". -EINVAL if it is none of them.
+ */
+int parse_time(const char *s, __u64 *ns);
+
+/* How a reading's time is printed, in local time. */
+enum time_style {
+	TIME_ISO_NS,	/* 2026-12-04T21:07:31.123456789+01:00 (-T, JSON) */
+	TIME_ISO,	/* 2026-12-04T21:07:31+01:00 (-o short-iso) */
+	TIME_SYSLOG,	/* Dec 04 21:07:31 (-o short) */
+	TIME_SYSLOG_US,	/* Dec 04 21:07:31.123456 (-o short-precise) */
+};
+#define TIME_LEN	40
+void format_time(char *buf, size_t size, __u64 ns, enum time_style style);
 
 /* The commands, and the options each takes (its getopt_long table). */
 #define DECLARE_COMMAND(name)						\
@@ -107,8 +134,14 @@ DECLARE_COMMAND(push);
 DECLARE_COMMAND(feed);
 DECLARE_COMMAND(stats);
 DECLARE_COMMAND(clear);
-DECLARE_COMMAND(dump);
-DECLARE_COMMAND(watch);
 DECLARE_COMMAND(capacity);
+
+/* dump and watch (dump -f) take the same options. */
+#define STREAM_SHORTOPTS	"+jo:fn:NS:U:c:l:Th"
+extern const struct option stream_options[];
+int cmd_dump(const struct command *cmd, const char *device,
+	     int argc, char **argv);
+int cmd_watch(const struct command *cmd, const char *device,
+	      int argc, char **argv);
 
 #endif /* _SEQRINGCTL_H_ */

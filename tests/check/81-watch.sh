@@ -87,8 +87,8 @@ if ! { "$CTL" push -c 1 -l "a b" 10 &&
 	fail_rest "seqringctl push failed"
 fi
 
-"$CTL" watch -n 5 >"$T/w" 2>"$T/e"
-is 0 $? "watch -n 5 exits 0 after five readings"
+"$CTL" watch --count=5 >"$T/w" 2>"$T/e"
+is 0 $? "watch --count=5 exits 0 after five readings"
 is 5 "$(wc -l <"$T/w")" "... and prints five lines"
 # shellcheck disable=SC1003 # the backslashes are the escapes expected
 is '1 1 10 a\040b;2 2 20 x\134y;3 3 30 caf\351;4 4 -40 \055;5 5 50 -;' \
@@ -97,8 +97,8 @@ is '1 1 10 a\040b;2 2 20 x\134y;3 3 30 caf\351;4 4 -40 \055;5 5 50 -;' \
 listing >"$T/l"
 same_file "$T/l" "$T/w" "watch output equals the /proc/seqring lines"
 
-"$CTL" watch --json -n 5 >"$T/j" 2>"$T/e"
-is 0 $? "watch --json -n 5 exits 0"
+"$CTL" watch --json --count=5 >"$T/j" 2>"$T/e"
+is 0 $? "watch --json --count=5 exits 0"
 # shellcheck disable=SC1003
 is '"a b";"x\\y";[99, 97, 102, 233];"-";"";' \
 	"$(sed 's/.*"label": \(.*\)}$/\1/' "$T/j" | awk '{ printf "%s;", $0 }')" \
@@ -107,11 +107,11 @@ like "$(head -n 1 "$T/j")" \
 	'^\{"seq": "1", "timestamp_ns": "[0-9]+", "time": "[-0-9T:.+]+", "channel": 1, "value": "10", "label": "a b"\}$' \
 	"watch --json prints one object per line with seq, timestamp_ns, time, channel, value, label"
 
-watch_bg "$T/n" "$T/ne" --new -n 1
+watch_bg "$T/n" "$T/ne" --new --count=1
 asleep "$WATCH_PID" || diag "watch --new is not asleep"
 "$CTL" push 60
 wait_exit "$WATCH_PID"
-is 0 "$WAIT_RC" "watch --new -n 1 exits 0 after the next push"
+is 0 "$WAIT_RC" "watch --new --count=1 exits 0 after the next push"
 like "$(cat "$T/n")" '^6 [0-9]+ 0 60 -$' "... and printed only that reading"
 
 watch_bg "$T/i" "$T/ie"
@@ -212,9 +212,9 @@ is "1 " "$PIPE_RC $(cat "$T/pe")" \
 is 1 "$(wc -l <"$T/ph")" "... and head got its line"
 "$CTL" capacity 8 || diag "could not set the capacity back to 8"
 
-"$CTL" watch -n 0 >"$T/w" 2>"$T/e"
-is 2 $? "watch -n 0 is a usage error (exit 2)"
-"$CTL" -d /dev/null watch -n 1 >"$T/w" 2>"$T/e"
+"$CTL" watch --count=0 >"$T/w" 2>"$T/e"
+is 2 $? "watch --count=0 is a usage error (exit 2)"
+"$CTL" -d /dev/null watch --count=1 >"$T/w" 2>"$T/e"
 is "1 yes" "$? $(grep -q '/dev/null' "$T/e" && echo yes)" \
 	"watch on a device that is not seqring exits 1 naming it"
 

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 16
+plan 19
 
 ctl=$PWD/tools/seqringctl
 
@@ -85,7 +85,7 @@ is "-T/-T" "$(comp dump -T)/$(comp watch -T)" "-T offered for dump and watch"
 values_missing() {
 	local v missing=
 	for v in $(comp "$1" "$2" =); do
-		"$ctl" "$1" --help | grep -q -- "$2=$v\|[ (,]$v[ ),]" ||
+		"$ctl" "$1" --help | grep -q -- "$2=$v\|[ (,]$v\([ ),]\|\$\)" ||
 			missing="$missing $v"
 	done
 	echo "${missing# }"
@@ -93,5 +93,10 @@ values_missing() {
 is "" "$(values_missing stats --format)" "every --format value offered is in stats --help"
 is "iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format)" \
 	"--time-format= offers iso and ns, both in watch --help"
+modes="cat json json-pretty listing short short-iso short-precise"
+is "$modes/$modes/" "$(comp dump -o '')/$(comp watch --output =)/$(values_missing dump --output)" \
+	"dump and watch -o offer the output modes, all in dump --help"
+is "/dev/null" "$(comp stats -o /dev/nul)" "stats -o: a path (there it is --output=FILE)"
+is "" "$(comp dump -f '')" "dump -f (--follow) takes no value: nothing offered"
 
 done_testing
