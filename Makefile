@@ -78,7 +78,7 @@ help:
 	@echo "  kcsan-kernel  only build (or find cached) the KCSAN kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
-	@echo "  check-fresh  README's quick start (make demo, make check) in a fresh"
+	@echo "  check-fresh  the VM quick start (doc/testing.md) in a fresh"
 	@echo "           debootstrapped bookworm root with only git and make"
 	@echo "  check-kernels  the check tier on each kernel of"
 	@echo "           tests/kernels/kernels.list (5.10 to sid's newest, -rt"
