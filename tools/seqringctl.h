@@ -121,6 +121,7 @@ enum time_style {
 	TIME_SYSLOG,	/* Dec 04 21:07:31 (-o short) */
 	TIME_SYSLOG_US,	/* Dec 04 21:07:31.123456 (-o short-precise) */
 };
+
 #define TIME_LEN	40
 void format_time(char *buf, size_t size, __u64 ns, enum time_style style);
 
