@@ -404,7 +404,7 @@ int cmd_stats(const struct command *cmd, const char *device,
 	struct seqring_stats s;
 	int opt, fd, ret, status = EXIT_SUCCESS;
 	char *real;
-	size_t i;
+	int i;
 
 	while ((opt = getopt_long(argc, argv, cmd->shortopts,
 				  cmd->longopts, NULL)) != -1) {
@@ -413,15 +413,10 @@ int cmd_stats(const struct command *cmd, const char *device,
 			format = STATS_JSON;
 			break;
 		case 'f':
-			for (i = 0; i < ARRAY_SIZE(stats_format_names); i++)
-				if (!strcmp(optarg, stats_format_names[i]))
-					break;
-			if (i == ARRAY_SIZE(stats_format_names)) {
-				fprintf(stderr,
-					"seqringctl: stats: unknown format '%s' (text, json, prometheus)\n",
-					optarg);
-				return usage_hint(cmd);
-			}
+			i = arg_name(cmd, "format", optarg, stats_format_names,
+				     ARRAY_SIZE(stats_format_names));
+			if (i < 0)
+				return EXIT_USAGE;
 			format = i;
 			break;
 		case OPT_READINGS:
@@ -430,19 +425,14 @@ int cmd_stats(const struct command *cmd, const char *device,
 		case 'o':
 			output = optarg;
 			break;
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
-	if (readings && format != STATS_PROMETHEUS) {
-		fprintf(stderr,
-			"seqringctl: stats: --readings goes with --format=prometheus\n");
-		return usage_hint(cmd);
-	}
+	if (readings && format != STATS_PROMETHEUS)
+		return usage_error(cmd, "--readings goes with --format=prometheus");
 
 	if (output) {
 		status = output_open(output);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +58,8 @@ int cmd_push(const struct command *cmd, const char *device,
 			break;
 		switch (opt) {
 		case 'c':
-			ret = srl_parse_u32(optarg, &tmpl.channel);
-			if (ret) {
-				report_number("", "channel", optarg, ret,
-					      RANGE_U32);
-				return usage_hint(cmd);
-			}
+			if (arg_u32(cmd, "channel", optarg, &tmpl.channel))
+				return EXIT_USAGE;
 			break;
 		case 'l':
 			ret = srl_set_label(&tmpl, optarg, strlen(optarg));
@@ -72,25 +69,18 @@ int cmd_push(const struct command *cmd, const char *device,
 			}
 			break;
 		case 't':
-			ret = srl_parse_u64(optarg, &tmpl.timestamp_ns);
-			if (ret) {
-				report_number("", "timestamp", optarg, ret,
-					      RANGE_U64);
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "timestamp", optarg, 0, UINT64_MAX,
+				       &tmpl.timestamp_ns))
+				return EXIT_USAGE;
 			break;
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (!optind)
 		optind = 1;
-	if (optind >= argc) {
-		fprintf(stderr, "seqringctl: push: missing VALUE\n");
-		return usage_hint(cmd);
-	}
+	if (optind >= argc)
+		return usage_error(cmd, "missing VALUE");
 
 	count = argc - optind;
 	readings = calloc(count, sizeof(*readings));
@@ -255,7 +245,7 @@ int cmd_feed(const struct command *cmd, const char *device,
 	     int argc, char **argv)
 {
 	struct feed_state st = { .device = device, .fd = -1 };
-	__u32 batch = FEED_BATCH_DEFAULT;
+	__u64 batch = FEED_BATCH_DEFAULT;
 	__u32 channel = 0;
 	bool verbose = false;
 	unsigned long lineno = 0;
@@ -269,30 +259,19 @@ int cmd_feed(const struct command *cmd, const char *device,
 				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
-			ret = srl_parse_u32(optarg, &batch);
-			if (!ret && (batch < 1 || batch > SEQRING_BATCH_MAX))
-				ret = -ERANGE;
-			if (ret) {
-				report_number("", "batch size", optarg, ret,
-					      "1..65536");
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "batch size", optarg, 1,
+				       SEQRING_BATCH_MAX, &batch))
+				return EXIT_USAGE;
 			break;
 		case 'c':
-			ret = srl_parse_u32(optarg, &channel);
-			if (ret) {
-				report_number("", "channel", optarg, ret,
-					      RANGE_U32);
-				return usage_hint(cmd);
-			}
+			if (arg_u32(cmd, "channel", optarg, &channel))
+				return EXIT_USAGE;
 			break;
 		case 'v':
 			verbose = true;
 			break;
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (optind < argc)
@@ -360,10 +339,8 @@ int cmd_clear(const struct command *cmd, const char *device,
 	while ((opt = getopt_long(argc, argv, cmd->shortopts,
 				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (optind < argc)
@@ -392,27 +369,20 @@ int cmd_capacity(const struct command *cmd, const char *device,
 		 int argc, char **argv)
 {
 	struct seqring_stats s;
-	__u32 capacity = 0;
+	__u64 capacity = 0;
 	int opt, fd, ret;
 
 	while ((opt = getopt_long(argc, argv, cmd->shortopts,
 				  cmd->longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (optind < argc) {
-		ret = srl_parse_u32(argv[optind], &capacity);
-		if (!ret && (!capacity || capacity > SEQRING_CAPACITY_MAX))
-			ret = -ERANGE;
-		if (ret) {
-			report_number("", "capacity", argv[optind], ret,
-				      RANGE_CAPACITY);
-			return usage_hint(cmd);
-		}
+		if (arg_number(cmd, "capacity", argv[optind], 1,
+			       SEQRING_CAPACITY_MAX, &capacity))
+			return EXIT_USAGE;
 		optind++;
 	}
 	if (optind < argc)

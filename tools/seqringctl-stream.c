@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -563,8 +564,8 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 {
 	char label[SEQRING_LABEL_LEN];
 	__u32 channel;
-	int opt, ret;
-	size_t i;
+	int i;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts,
 				  NULL)) != -1) {
@@ -573,62 +574,43 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->mode = OUT_JSON;
 			break;
 		case 'o':
-			for (i = 0; i < ARRAY_SIZE(output_names); i++)
-				if (!strcmp(optarg, output_names[i]))
-					break;
-			if (i == ARRAY_SIZE(output_names)) {
-				fprintf(stderr,
-					"seqringctl: %s: unknown output mode '%s' (short, short-precise, short-iso, json, json-pretty, cat, listing)\n",
-					cmd->name, optarg);
-				return usage_hint(cmd);
-			}
+			i = arg_name(cmd, "output mode", optarg, output_names,
+				     ARRAY_SIZE(output_names));
+			if (i < 0)
+				return EXIT_USAGE;
 			st->mode = i;
 			break;
 		case 'f':
 			st->follow = true;
 			break;
 		case 'n':
-			ret = srl_parse_u64(optarg, &st->lines);
-			if (ret) {
-				report_number("", "number of lines", optarg,
-					      ret, RANGE_U64);
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "number of lines", optarg, 0,
+				       UINT64_MAX, &st->lines))
+				return EXIT_USAGE;
 			st->have_lines = true;
 			/* -n 0: none of those held, as --new. */
 			if (!st->lines)
 				st->new_only = true;
 			break;
 		case OPT_COUNT:
-			ret = srl_parse_u64(optarg, &st->limit);
-			if (!ret && !st->limit)
-				ret = -ERANGE;
-			if (ret) {
-				report_number("", "count", optarg, ret,
-					      "1..18446744073709551615");
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "count", optarg, 1, UINT64_MAX,
+				       &st->limit))
+				return EXIT_USAGE;
 			break;
 		case 'S':
 		case 'U':
 			if (parse_time(optarg, opt == 'S' ? &st->since :
-					       &st->until)) {
-				fprintf(stderr,
-					"seqringctl: %s: invalid time '%s' (as journalctl takes it: \"2026-12-05 10:00[:00]\", 2026-12-05, 10:00, now, today, yesterday, -5min, \"5min ago\", @EPOCH)\n",
-					cmd->name, optarg);
-				return usage_hint(cmd);
-			}
+					       &st->until))
+				return usage_error(cmd,
+						   "invalid time '%s' (as journalctl takes it: \"2026-12-05 10:00[:00]\", 2026-12-05, 10:00, now, today, yesterday, -5min, \"5min ago\", @EPOCH)",
+						   optarg);
 			break;
 		case 'N':
 			st->new_only = true;
 			break;
 		case 'c':
-			ret = srl_parse_u32(optarg, &channel);
-			if (ret) {
-				report_number("", "channel", optarg, ret,
-					      RANGE_U32);
-				return usage_hint(cmd);
-			}
+			if (arg_u32(cmd, "channel", optarg, &channel))
+				return EXIT_USAGE;
 			if (append(&st->channels, &st->nr_channels, &channel,
 				   sizeof(channel)))
 				return out_of_memory();
@@ -648,12 +630,9 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->iso_time = true;
 			break;
 		case OPT_AFTER:
-			ret = srl_parse_u64(optarg, &st->after);
-			if (ret) {
-				report_number("", "sequence number", optarg,
-					      ret, RANGE_U64);
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "sequence number", optarg, 0,
+				       UINT64_MAX, &st->after))
+				return EXIT_USAGE;
 			st->have_after = true;
 			break;
 		case OPT_CURSOR_FILE:
@@ -668,45 +647,25 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			} else if (!strcmp(optarg, "ns")) {
 				st->iso_time = false;
 			} else {
-				fprintf(stderr,
-					"seqringctl: %s: unknown time format '%s' (ns, iso)\n",
-					cmd->name, optarg);
-				return usage_hint(cmd);
+				return usage_error(cmd, "unknown time format '%s' (ns, iso)",
+						   optarg);
 			}
 			break;
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
-	if (st->journal >= 0 && st->mode != OUT_LISTING) {
-		fprintf(stderr,
-			"seqringctl: %s: --journal goes without --json and -o\n",
-			cmd->name);
-		return usage_hint(cmd);
-	}
-	if (st->have_after && (st->cursor_file || st->new_only)) {
-		fprintf(stderr,
-			"seqringctl: %s: --after goes with neither --cursor-file nor --new\n",
-			cmd->name);
-		return usage_hint(cmd);
-	}
+	if (st->journal >= 0 && st->mode != OUT_LISTING)
+		return usage_error(cmd, "--journal goes without --json and -o");
+	if (st->have_after && (st->cursor_file || st->new_only))
+		return usage_error(cmd, "--after goes with neither --cursor-file nor --new");
 	/* Where a cursor says to go on, the last N held mean nothing. */
-	if (st->have_lines && (st->have_after || st->cursor_file)) {
-		fprintf(stderr,
-			"seqringctl: %s: -n goes with neither --after nor --cursor-file\n",
-			cmd->name);
-		return usage_hint(cmd);
-	}
-	if (st->until && st->until < st->since) {
-		fprintf(stderr,
-			"seqringctl: %s: --until is before --since\n",
-			cmd->name);
-		return usage_hint(cmd);
-	}
+	if (st->have_lines && (st->have_after || st->cursor_file))
+		return usage_error(cmd, "-n goes with neither --after nor --cursor-file");
+	if (st->until && st->until < st->since)
+		return usage_error(cmd, "--until is before --since");
 	return -1;
 }
 

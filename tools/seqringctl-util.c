@@ -8,10 +8,12 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <linux/seqring.h>
 
@@ -127,4 +129,66 @@ int finish(int status)
 		raise(fatal_signal);
 	}
 	return status;
+}
+
+int usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "seqringctl: %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return usage_hint(cmd);
+}
+
+int other_option(const struct command *cmd, int opt)
+{
+	return opt == 'h' ? cmd_help(cmd) : usage_hint(cmd);
+}
+
+int arg_number(const struct command *cmd, const char *what, const char *str,
+	       __u64 min, __u64 max, __u64 *val)
+{
+	char range[48];
+	int ret;
+
+	ret = srl_parse_u64(str, val);
+	if (!ret && (*val < min || *val > max))
+		ret = -ERANGE;
+	if (!ret)
+		return 0;
+	snprintf(range, sizeof(range), "%llu..%llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	report_number("", what, str, ret, range);
+	return usage_hint(cmd);
+}
+
+int arg_u32(const struct command *cmd, const char *what, const char *str,
+	    __u32 *val)
+{
+	__u64 v;
+	int ret;
+
+	ret = arg_number(cmd, what, str, 0, UINT32_MAX, &v);
+	if (!ret)
+		*val = v;
+	return ret;
+}
+
+int arg_name(const struct command *cmd, const char *what, const char *str,
+	     const char * const *names, size_t n)
+{
+	char list[256] = "";
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(str, names[i]))
+			return i;
+	for (i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", i ? ", " : "", names[i]);
+	usage_error(cmd, "unknown %s '%s' (%s)", what, str, list);
+	return -1;
 }

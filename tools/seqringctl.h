@@ -25,7 +25,6 @@
 
 #define RANGE_S64	"-9223372036854775808..9223372036854775807"
 #define RANGE_U32	"0..4294967295"
-#define RANGE_U64	"0..18446744073709551615"
 #define RANGE_CAPACITY	"1..16777216"
 
 struct command {
@@ -77,6 +76,32 @@ void report_number(const char *where, const char *what, const char *str,
 /* "label 'LABEL' has N bytes, at most 15" */
 void report_label(const char *where, const char *label);
 int out_of_memory(void);
+
+/*
+ * "seqringctl: COMMAND: " and the message on stderr, then the usage hint:
+ * returns EXIT_USAGE.
+ */
+int usage_error(const struct command *cmd, const char *fmt, ...);
+
+/* An option getopt_long() gave that the command's switch has no case for:
+ * -h is --help, anything else a usage error.
+ */
+int other_option(const struct command *cmd, int opt);
+
+/*
+ * The option argument @str as a decimal number from @min to @max: 0, or
+ * EXIT_USAGE after saying why ("invalid WHAT 'STR': ...").
+ */
+int arg_number(const struct command *cmd, const char *what, const char *str,
+	       __u64 min, __u64 max, __u64 *val);
+int arg_u32(const struct command *cmd, const char *what, const char *str,
+	    __u32 *val);
+/*
+ * The index of @str among the @n @names, or -1 after the usage error
+ * "unknown WHAT 'STR' (NAME, NAME, ...)".
+ */
+int arg_name(const struct command *cmd, const char *what, const char *str,
+	     const char * const *names, size_t n);
 
 /*
  * The systemd journal's socket, connected: a file descriptor, or a

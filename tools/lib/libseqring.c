@@ -21,6 +21,8 @@
 
 #include "libseqring.h"
 
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
+
 int srl_open(const char *device, int flags)
 {
 	int fd;
@@ -59,23 +61,6 @@ static int check_number_start(const char *str)
 	return 0;
 }
 
-int srl_parse_s64(const char *str, __s64 *val)
-{
-	long long v;
-	char *end;
-
-	if (check_number_start(str))
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(str, &end, 10);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE)
-		return -ERANGE;
-	*val = v;
-	return 0;
-}
-
 int srl_parse_u64(const char *str, __u64 *val)
 {
 	unsigned long long v;
@@ -91,6 +76,27 @@ int srl_parse_u64(const char *str, __u64 *val)
 	if (errno == ERANGE || *str == '-')
 		return -ERANGE;
 	*val = v;
+	return 0;
+}
+
+/* The magnitude as srl_parse_u64() reads it, then the sign. */
+int srl_parse_s64(const char *str, __s64 *val)
+{
+	bool neg = *str == '-';
+	const char *p = str;
+	__u64 mag;
+	int ret;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	ret = srl_parse_u64(p, &mag);
+	if (ret)
+		return ret;
+	if (mag > (neg ? (__u64)INT64_MAX + 1 : (__u64)INT64_MAX))
+		return -ERANGE;
+	*val = neg ? (__s64)(0 - mag) : (__s64)mag;
 	return 0;
 }
 
@@ -118,41 +124,45 @@ int srl_set_label(struct seqring_reading *reading, const char *label,
 	return 0;
 }
 
+/*
+ * RFC 3629's table of well-formed sequences: for each range of lead
+ * bytes, how many bytes follow and the range of the first of them, which
+ * rules out overlong forms, surrogates and code points above U+10FFFF;
+ * every later byte is 0x80 to 0xbf.
+ */
+static const struct {
+	unsigned char lead_lo, lead_hi, follow, next_lo, next_hi;
+} utf8_seqs[] = {
+	{ 0xc2, 0xdf, 1, 0x80, 0xbf },
+	{ 0xe0, 0xe0, 2, 0xa0, 0xbf },
+	{ 0xe1, 0xec, 2, 0x80, 0xbf },
+	{ 0xed, 0xed, 2, 0x80, 0x9f },
+	{ 0xee, 0xef, 2, 0x80, 0xbf },
+	{ 0xf0, 0xf0, 3, 0x90, 0xbf },
+	{ 0xf1, 0xf3, 3, 0x80, 0xbf },
+	{ 0xf4, 0xf4, 3, 0x80, 0x8f },
+};
+
 bool srl_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *end = p + len;
-	unsigned char lo, hi;
-	size_t n, i;
+	size_t i, k, n;
 
 	while (p < end) {
 		if (*p < 0x80) {
 			p++;
 			continue;
 		}
-		/* The range of the second byte rules out overlongs,
-		 * surrogates and code points above U+10FFFF.
-		 */
-		lo = 0x80;
-		hi = 0xbf;
-		if (*p >= 0xc2 && *p <= 0xdf) {
-			n = 1;
-		} else if (*p >= 0xe0 && *p <= 0xef) {
-			n = 2;
-			if (*p == 0xe0)
-				lo = 0xa0;
-			else if (*p == 0xed)
-				hi = 0x9f;
-		} else if (*p >= 0xf0 && *p <= 0xf4) {
-			n = 3;
-			if (*p == 0xf0)
-				lo = 0x90;
-			else if (*p == 0xf4)
-				hi = 0x8f;
-		} else {
+		for (k = 0; k < ARRAY_SIZE(utf8_seqs); k++)
+			if (*p >= utf8_seqs[k].lead_lo &&
+			    *p <= utf8_seqs[k].lead_hi)
+				break;
+		if (k == ARRAY_SIZE(utf8_seqs))
 			return false;
-		}
-		if ((size_t)(end - p) <= n || p[1] < lo || p[1] > hi)
+		n = utf8_seqs[k].follow;
+		if ((size_t)(end - p) <= n || p[1] < utf8_seqs[k].next_lo ||
+		    p[1] > utf8_seqs[k].next_hi)
 			return false;
 		for (i = 2; i <= n; i++)
 			if (p[i] < 0x80 || p[i] > 0xbf)
