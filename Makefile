@@ -453,8 +453,9 @@ sign: modules
 
 # --- Debian packages ------------------------------------------------------------
 # Builds, from a copy of the tree's files (tracked and new, not ignored, so
-# no build products), seqring-dkms_VERSION_all.deb and
-# seqring-tools_VERSION_ARCH.deb (plus the source package) into build/deb/,
+# no build products), seqring-dkms_VERSION_all.deb,
+# seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb and
+# seqring-dev_VERSION_ARCH.deb (plus the source package) into build/deb/,
 # then runs lintian on them: any error or warning fails the target
 # (debian/*.lintian-overrides hold the accepted ones, with reasons).
 DEB_OUT := build/deb
@@ -470,7 +471,7 @@ deb:
 		xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] || continue; \
 			cp -P --parents -- "$$f" $(DEB_SRC)/ || exit 1; done' sh
 	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
-	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/
+	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/src/libseqring*.deb $(DEB_OUT)/
 	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(SEQRING_VERSION)_*.changes
 	@ls -1 $(DEB_OUT)/*.deb
 
