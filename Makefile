@@ -24,7 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache bench-arch \
+	prune-cache bench-arch check-litmus \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -104,6 +104,10 @@ help:
 	@echo "  lint     checkpatch --strict and sparse on driver/, samples/,"
 	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
+	@echo "  check-litmus  the ring's memory ordering in the Linux-kernel memory"
+	@echo "           model: herd7 (in a sid root, cached) must find each"
+	@echo "           tests/litmus/*.litmus Never and each of its mutants"
+	@echo "           (tests/litmus/mutants/) Sometimes (TAP)"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
 	@echo "  install-tools  install the tool, man pages, libseqring, headers and seqring.pc,"
 	@echo "           udev rule, sysusers.d entry, systemd units,"
@@ -157,6 +161,13 @@ lint: $(CHECKPATCH) tool
 	$(MAKE) -C tests/extmod KDIR=$(KDIR) SEQRING=$(CURDIR) W=1 C=2 modules 2>&1 | \
 		tee -a build/lint.log
 	@! grep -E 'warning:|error:' build/lint.log
+
+# Every pairing of barriers in driver/ring.c as a litmus test, in herd7 with
+# tools/memory-model of KSRC_TAR; herd7 is sid's herdtools7, run in a sid
+# root (tests/litmus/check-litmus.sh says how; doc/testing.md lists the
+# tests). Needs no kernel and no VM.
+check-litmus:
+	KSRC_TAR=$(KSRC_TAR) tests/litmus/check-litmus.sh
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 # The test targets build the tool with WERROR=1 (tools/Makefile): a warning

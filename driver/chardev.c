@@ -102,7 +102,7 @@ static int seqring_release(struct inode *inode, struct file *file)
 	list_del(&client->node);
 	mutex_unlock(&sr->clients_lock);
 
-	seqring_reader_remove(&client->rd, &sr->ring);
+	seqring_reader_disarm(&client->rd, &sr->ring);
 	put_pid(client->pid);
 	kvfree(client->batch_buf);
 	mutex_destroy(&client->read_lock);
@@ -301,7 +301,14 @@ static ssize_t seqring_read_records(struct seqring_client *client,
 	}
 	/* Nothing left to copy: gone (CLEAR, or all overwritten), or none yet? */
 	if (!done && seqring_reader_behind(&client->rd, ring)) {
-		atomic64_cmpxchg(cursor, at, seqring_ring_oldest_seq(ring));
+		/*
+		 * Producers raise oldest_seq before they publish what they
+		 * overwrite with: never past next_seq (read first, ring.c a.).
+		 */
+		s64 next = seqring_ring_next_seq(ring);
+
+		atomic64_cmpxchg(cursor, at,
+				 min_t(s64, next, seqring_ring_oldest_seq(ring)));
 		return -EPIPE;
 	}
 	return done;
@@ -333,8 +340,7 @@ static ssize_t seqring_read(struct file *file, char __user *buf,
 			if (!mutex_trylock(&client->read_lock))
 				return -EAGAIN;
 		} else {
-			ret = wait_event_interruptible(rd->wait,
-						       seqring_reader_arm(rd, ring));
+			ret = seqring_reader_wait(rd, ring);
 			if (ret)
 				return ret;
 			ret = mutex_lock_interruptible(&client->read_lock);
@@ -400,7 +406,7 @@ static loff_t seqring_llseek(struct file *file, loff_t offset, int whence)
 		next = min(next, seqring_ring_oldest_seq(ring));
 	atomic64_set(&client->rd.cursor, next);
 	/* A waiter of this file may now have readings, or none. */
-	wake_up_interruptible_poll(&client->rd.wait, SEQRING_POLL_WAKE);
+	seqring_reader_changed(&client->rd);
 	return 0;
 }
 
@@ -416,7 +422,7 @@ static long seqring_ioctl_set_wakeup(struct seqring_client *client,
 		return -EINVAL;
 	WRITE_ONCE(client->rd.wakeup, n);
 	/* A lower threshold may be met already: let a waiter look again. */
-	wake_up_interruptible_poll(&client->rd.wait, SEQRING_POLL_WAKE);
+	seqring_reader_changed(&client->rd);
 	return 0;
 }
 

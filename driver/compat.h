@@ -12,6 +12,7 @@
 #ifndef _SEQRING_COMPAT_H
 #define _SEQRING_COMPAT_H
 
+#include <linux/irq_work.h>
 #include <linux/version.h>
 
 /*
@@ -31,6 +32,18 @@
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
 #define pde_data(inode) PDE_DATA(inode)
+#endif
+
+/*
+ * IRQ_WORK_INIT_HARD() (an irq_work that runs in hard interrupt context on
+ * PREEMPT_RT too) is not in 5.10, but in its PREEMPT_RT patches; every
+ * irq_work of a kernel without PREEMPT_RT runs there anyway.
+ */
+#ifdef IRQ_WORK_INIT_HARD
+#define seqring_init_irq_work_hard(work, func) \
+	(*(work) = IRQ_WORK_INIT_HARD(func))
+#else
+#define seqring_init_irq_work_hard(work, func) init_irq_work(work, func)
 #endif
 
 #endif /* _SEQRING_COMPAT_H */

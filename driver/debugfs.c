@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqring - /sys/kernel/debug/seqring: readings, stats and clients
+ * seqring - /sys/kernel/debug/seqring: readings, stats, clients, publish
  *
  * All files are read-only: debugfs files that can be written are refused
  * under kernel lockdown, and diagnosis only needs to read.
@@ -32,6 +32,21 @@ static int seqring_stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(seqring_stats);
 
+/*
+ * How long producers keep interrupts off: the longest publish walk so far,
+ * against its bound, and the readings stored per section.
+ */
+static int seqring_publish_show(struct seq_file *m, void *unused)
+{
+	struct seqring *sr = m->private;
+
+	seq_printf(m, "walk_max: %u\n", READ_ONCE(sr->ring.walk_max));
+	seq_printf(m, "walk_limit: %u\n", SEQRING_PUBLISH_MAX);
+	seq_printf(m, "chunk: %u\n", SEQRING_CHUNK);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(seqring_publish);
+
 static int seqring_clients_show(struct seq_file *m, void *unused)
 {
 	return seqring_chardev_show_clients(m, m->private);
@@ -55,6 +70,7 @@ void seqring_debugfs_init(struct seqring *sr)
 				   &seqring_listing_fops);
 	debugfs_create_file("stats", 0444, dir, sr, &seqring_stats_fops);
 	debugfs_create_file("clients", 0444, dir, sr, &seqring_clients_fops);
+	debugfs_create_file("publish", 0444, dir, sr, &seqring_publish_fops);
 }
 
 /**

@@ -4,24 +4,33 @@
  *
  * Each open file of /dev/seqring reads the readings from its own cursor, a
  * sequence number, as /dev/kmsg does, and waits on its own wait queue. A
- * file that waits is put on the ring's list of readers and lowers the
- * ring's wake_seq to its threshold: the sequence number next_seq must
- * reach before the file has its wake-up threshold of readings unread. A
- * push compares next_seq with wake_seq, so it wakes nobody, and costs
- * nothing more, until some reader's threshold is met; then
- * seqring_ring_wake_readers() wakes exactly the readers whose threshold is
- * met. ring.c states the memory ordering between the two sides.
+ * file about to wait arms itself: it goes on the ring's list of armed
+ * readers and lowers the ring's wake_seq to its threshold, the sequence
+ * number next_seq must reach before the file has its wake-up threshold of
+ * readings unread. A push compares next_seq with wake_seq, so it wakes
+ * nobody, and costs nothing more, until some reader's threshold is met;
+ * then the ring's wake work (seqring_readers_wake(), in a worker) takes
+ * exactly the readers whose threshold is met off the list and wakes them.
+ *
+ * Only armed readers are on the list: a wake-up takes a reader off, and
+ * it arms itself again before it waits again. So a wake-up costs nothing
+ * for files that do not wait, however many are open, and the list is
+ * walked under a mutex, with interrupts on, never by a producer: a
+ * producer queues the work and goes. ring.c states the memory ordering
+ * between the two sides.
  *
  * A reader that falls behind (readings it had not read overwritten) always
  * has its threshold met first: the threshold is at most the capacity.
- * CLEAR and resize wake every reader.
+ * CLEAR, resize and destroy wake every armed reader.
  */
 
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
-#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "seqring.h"
@@ -39,27 +48,38 @@ void seqring_reader_init(struct seqring_reader *rd, struct seqring_ring *ring)
 	rd->wakeup = 1;
 	init_waitqueue_head(&rd->wait);
 	INIT_LIST_HEAD(&rd->node);
+	rd->armed = false;
+	atomic_set(&rd->gen, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_init);
 
+/* Take @rd off the list; readers_lock held. */
+static void seqring_reader_unlist(struct seqring_reader *rd)
+{
+	list_del_init(&rd->node);
+	/* Read by a sleeping reader without the lock (seqring_reader_wait()). */
+	WRITE_ONCE(rd->armed, false);
+}
+
 /**
- * seqring_reader_remove - take a reader off the ring's list
- * @rd: the reader, which nobody uses any more (its file is released)
+ * seqring_reader_disarm - take a reader off the ring's list of armed readers
+ * @rd: the reader, which no longer waits (or whose file is released)
  * @ring: the ring
  *
  * A wake_seq that was the reader's threshold stays until the next wake-up
- * recomputes it: one push too many looks at the list, none too few.
+ * recomputes it: one wake-up too many looks at the list, none too few.
  */
-void seqring_reader_remove(struct seqring_reader *rd,
+void seqring_reader_disarm(struct seqring_reader *rd,
 			   struct seqring_ring *ring)
 {
-	if (list_empty(&rd->node))
+	if (!READ_ONCE(rd->armed))
 		return;
-	spin_lock_irq(&ring->readers_lock);
-	list_del_init(&rd->node);
-	spin_unlock_irq(&ring->readers_lock);
+	mutex_lock(&ring->readers_lock);
+	if (rd->armed)
+		seqring_reader_unlist(rd);
+	mutex_unlock(&ring->readers_lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(seqring_reader_remove);
+EXPORT_SYMBOL_IF_KUNIT(seqring_reader_disarm);
 
 /**
  * seqring_reader_target - the next_seq that meets a reader's threshold
@@ -114,13 +134,14 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_reader_ready);
 
 /**
  * seqring_reader_arm - ask to be woken once the threshold is met, and check
- * @rd: the reader, already on the wait queue it will sleep on
+ * @rd: the reader, already on the wait queue it will sleep on (poll()),
+ *	or about to check again once it is (seqring_reader_wait())
  * @ring: the ring
  *
- * The condition of every wait of a reader (and poll()'s check): the reader
- * re-arms each time it looks, since a wake-up takes it out of wake_seq.
- * After the arming, every push either is seen by the check that follows
- * or wakes @rd->wait. Never sleeps.
+ * Puts the reader on the ring's list of armed readers and lowers wake_seq
+ * to its threshold. After the arming, every push either is seen by the
+ * check that follows or has the reader woken. Process context; takes
+ * readers_lock (a mutex), never with the task asleep.
  *
  * Return: seqring_reader_ready().
  */
@@ -128,19 +149,143 @@ bool seqring_reader_arm(struct seqring_reader *rd, struct seqring_ring *ring)
 {
 	u64 target = seqring_reader_target(rd, seqring_ring_capacity(ring));
 
-	/* Also taken by the ring's irq_work (seqring_ring_wake_work()). */
-	spin_lock_irq(&ring->readers_lock);
-	if (list_empty(&rd->node))
+	mutex_lock(&ring->readers_lock);
+	if (!rd->armed) {
 		list_add_tail(&rd->node, &ring->readers);
+		WRITE_ONCE(rd->armed, true);
+	}
 	if (target < ring->wake_seq)
 		WRITE_ONCE(ring->wake_seq, target);
-	spin_unlock_irq(&ring->readers_lock);
+	mutex_unlock(&ring->readers_lock);
 	/*
-	 * wake_seq (and the wait-queue entry) before the loads of next_seq
-	 * and oldest_seq: pairs with the smp_mb() in seqring_ring_set_next()
-	 * (store buffering, see ring.c).
+	 * wake_seq before the loads of next_seq and oldest_seq: pairs with
+	 * the fully ordered publish in seqring_ring_publish() (store
+	 * buffering, see ring.c and tests/litmus/publish-wake.litmus).
 	 */
 	smp_mb();
 	return seqring_reader_ready(rd, ring);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_arm);
+
+/*
+ * Has a sleeping reader a reason to look again? Taken off the list by a
+ * wake-up, its threshold changed (@gen), or something for it. Runs with
+ * the task on its wait queue, not running: takes no lock.
+ */
+static bool seqring_reader_woken(struct seqring_reader *rd,
+				 struct seqring_ring *ring, int gen)
+{
+	return !READ_ONCE(rd->armed) || atomic_read(&rd->gen) != gen ||
+	       seqring_reader_ready(rd, ring);
+}
+
+/**
+ * seqring_reader_wait - wait until the reader's threshold is met
+ * @rd: the reader
+ * @ring: the ring
+ *
+ * Arms the reader (which takes a mutex, so not in the wait's condition)
+ * and sleeps until a wake-up takes it off the list, lseek() or
+ * SEQRING_IOC_SET_WAKEUP change its threshold (seqring_reader_changed()),
+ * or its check passes; then looks again. The reader is off the list when
+ * this returns. Process context.
+ *
+ * Return: 0 once seqring_reader_ready(), or -ERESTARTSYS for a signal.
+ */
+int seqring_reader_wait(struct seqring_reader *rd, struct seqring_ring *ring)
+{
+	int gen, ret = 0;
+
+	/* The common case: readings are there, no list to join. */
+	if (seqring_reader_ready(rd, ring))
+		return 0;
+	for (;;) {
+		gen = atomic_read(&rd->gen);
+		if (seqring_reader_arm(rd, ring))
+			break;
+		/*
+		 * A wake-up between the arming and prepare_to_wait() is not
+		 * lost: it took the reader off the list before it took the
+		 * wait queue's lock, so the condition, checked after
+		 * prepare_to_wait() took that lock, sees armed cleared
+		 * (tests/litmus/wake-unlist.litmus).
+		 */
+		ret = wait_event_interruptible(rd->wait,
+					       seqring_reader_woken(rd, ring,
+								    gen));
+		if (ret)
+			break;
+	}
+	seqring_reader_disarm(rd, ring);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_reader_wait);
+
+/**
+ * seqring_reader_changed - the reader's threshold changed: have it look
+ * @rd: the reader (its cursor or wake-up threshold was just set)
+ *
+ * A waiter of the file arms itself again with the new threshold. Never
+ * waits.
+ */
+void seqring_reader_changed(struct seqring_reader *rd)
+{
+	/* Before the wait queue's lock, which the sleeper's check follows. */
+	atomic_inc(&rd->gen);
+	wake_up_interruptible_poll(&rd->wait, SEQRING_POLL_WAKE);
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_reader_changed);
+
+/**
+ * seqring_readers_wake - the ring's wake work: wake the armed readers due
+ * @work: the ring's wake_work
+ *
+ * Takes off the list and wakes every armed reader whose threshold is met,
+ * or all of them after seqring_ring_wake_all(), and sets wake_seq to the
+ * lowest threshold of those left. Runs in a worker (system_highpri_wq),
+ * with interrupts on: the walk is as long as the list of readers that
+ * wait, and no producer ever waits for it.
+ */
+void seqring_readers_wake(struct work_struct *work)
+{
+	struct seqring_ring *ring = container_of(work, struct seqring_ring,
+						 wake_work);
+	struct seqring_reader *rd, *tmp;
+	u64 next, oldest, lowest, target;
+	unsigned int n = 0;
+	u32 capacity;
+	bool all;
+
+	mutex_lock(&ring->readers_lock);
+	do {
+		all = test_and_clear_bit(SEQRING_WAKE_ALL, &ring->wake_flags);
+		capacity = seqring_ring_capacity(ring);
+		next = seqring_ring_next_seq(ring);
+		oldest = seqring_ring_oldest_seq(ring);
+		lowest = U64_MAX;
+		list_for_each_entry_safe(rd, tmp, &ring->readers, node) {
+			target = seqring_reader_target(rd, capacity);
+			if (all || next >= target ||
+			    atomic64_read(&rd->cursor) < oldest) {
+				/* Off the list before the wait queue's lock. */
+				seqring_reader_unlist(rd);
+				wake_up_interruptible_poll(&rd->wait,
+							   SEQRING_POLL_WAKE);
+			} else {
+				lowest = min(lowest, target);
+			}
+			/* The list changes only under the mutex we hold. */
+			if (!(++n % 64))
+				cond_resched();
+		}
+		WRITE_ONCE(ring->wake_seq, lowest);
+		/*
+		 * As an arming reader does: wake_seq before next_seq, so that
+		 * a push that read the old wake_seq and did not queue this
+		 * work is seen here and its readers woken on the next pass.
+		 */
+		smp_mb();
+	} while (seqring_ring_next_seq(ring) >= lowest);
+	mutex_unlock(&ring->readers_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_readers_wake);

@@ -2,98 +2,124 @@
 /*
  * seqring - the ring of readings
  *
- * Producers push from any context but NMI, and never wait for a reader or
- * for another producer's copy. A push (seqring_ring_push_one(), or a batch,
- * seqring_ring_push()) goes through three steps:
+ * Producers push from any context but NMI. They never wait for a reader,
+ * nor for a task that can be descheduled: every sequence number is
+ * reserved, stored, committed and offered for publishing inside one
+ * section with interrupts off, so a reading whose push has returned is
+ * visible as soon as the CPUs that hold interrupts off leave their
+ * sections, whatever the scheduler does to any other producer. A push
+ * (__seqring_ring_push_one(), or a batch, seqring_ring_push(), in chunks
+ * of at most SEQRING_CHUNK readings, a section each) goes through:
  *
- *   reserve  lock-free, interrupts off: raise last_stamp to the time stamp
- *            (never below it, so that sequence and time order agree), then
- *            take sequence numbers by a cmpxchg of head, starting again if
- *            head moved meanwhile; then load the slot array and move
- *            oldest_seq (cmpxchg, only raised) past what the new readings
- *            will overwrite there.
- *   store    per reading, interrupts off: claim the slot by a cmpxchg of
- *            its seq word to (seq | SLOT_BUSY), copy the reading, commit
- *            with smp_store_release() of seq (| SLOT_MORE for each reading
- *            of a batch but its last, so that a batch is published whole).
- *   publish  lockless: move next_seq over the slots committed after it,
- *            up to the end of a push, by cmpxchg. Any producer may publish
- *            the readings of others that committed meanwhile; one that was
- *            slow publishes the readings that waited behind its own.
+ *   reserve  raise last_stamp to the time stamp (never below it, so that
+ *            sequence and time order agree), then take sequence numbers
+ *            by a cmpxchg of head, starting again if head moved
+ *            meanwhile; then load the slot array and move oldest_seq
+ *            (cmpxchg, only raised) past what the new readings will
+ *            overwrite there.
+ *   store    per reading: claim the slot by a cmpxchg of its seq word to
+ *            (seq | SLOT_BUSY), copy the reading, commit with
+ *            smp_store_release() of seq.
+ *   publish  move next_seq over the slots committed after it by cmpxchg,
+ *            at most SEQRING_PUBLISH_MAX slots a walk. Any producer
+ *            publishes the readings of others that committed meanwhile;
+ *            one that was slow publishes those that waited behind its
+ *            own. A walk that stops at its bound with more committed
+ *            behind it leaves the rest to an irq_work (hard, on
+ *            PREEMPT_RT too) that goes on in a section of its own.
  *
- * A slot still BUSY with an older sequence number is being written by a
- * producer on another CPU (interrupts are off while a slot is BUSY, so no
- * producer on this CPU can hold one): the claim spins for that one copy.
- * That happens only when the ring is a whole lap ahead of a copy, i.e. it
- * is smaller than the readings being stored at once. A slot that holds a
- * newer sequence number means the reading was overwritten before it was
- * stored: it is not stored, and oldest_seq is past it already.
+ * So a batch is not published whole: readers see it in order, chunk by
+ * chunk, and a CLEAR may fall between two chunks. Holding a batch back
+ * until its last reading is stored would hold back every later push too,
+ * for as long as the batch's producer is kept off its CPU.
+ *
+ * Interrupts are off for at most SEQRING_CHUNK copies and a walk of
+ * SEQRING_PUBLISH_MAX slots; nothing in a section depends on the capacity,
+ * the batch or the number of readers. A slot still BUSY with an older
+ * sequence number is being written by another CPU, in such a section: the
+ * claim spins for that one copy, which cannot be descheduled. That
+ * happens only when the ring is smaller than what CPUs store at once. A
+ * slot that holds a newer sequence number means the reading was
+ * overwritten before it was stored: it is not stored, and oldest_seq is
+ * past it already.
  *
  * Readers take no lock a producer takes: they copy a reading out of its
  * slot and then check that it was not overwritten meanwhile, as
  * read_seqcount_retry() does, with the slot's own sequence number as the
  * count (sequence numbers are never reused, so no ABA).
  *
- * Memory ordering. A producer storing sequence number s:
+ * Memory ordering. Each pairing is checked by the Linux-kernel memory
+ * model: tests/litmus/NAME.litmus (herd7, `make check-litmus`), each with
+ * a mutant, its barrier removed, that the model allows. A producer storing
+ * sequence number s:
  *   1. atomic64_read_acquire(&head), then reads last_stamp and raises it
  *      to its stamp (cmpxchg, fully ordered), then moves head past s by
  *      cmpxchg (fully ordered): the producer of s + 1 read head after
  *      this one moved it, so it reads last_stamp after it was raised, and
  *      its stamp is not below this one's (message passing: the acquire
- *      pairs with the cmpxchg of head). Then it loads the slot array and
- *      moves oldest_seq past s - capacity (a relaxed cmpxchg);
+ *      pairs with the cmpxchg of head; reserve-stamp.litmus). Then it
+ *      loads the slot array and moves oldest_seq past s - capacity (a
+ *      relaxed cmpxchg);
  *   2. claims the slot with cmpxchg() (fully ordered: 1. before the claim,
  *      the claim before the copy);
  *   3. copies the reading, then smp_store_release(&slot->seq, s);
  *   4. publishes: smp_load_acquire() of the seq words it passes, then
  *      atomic64_try_cmpxchg() of next_seq (fully ordered: the slots it saw
  *      before next_seq; the release of 3. is cumulative, so readers that
- *      see next_seq see every reading below it);
+ *      see next_seq see every reading below it; commit-publish.litmus);
  *   5. after its own successful publish (a fully ordered RMW, so an
- *      smp_mb()), READ_ONCE(wake_seq): wake the stream readers only if
- *      next_seq reached the lowest wake-up threshold of a waiting reader.
+ *      smp_mb()), READ_ONCE(wake_seq): wakes the stream readers only if
+ *      next_seq reached the lowest wake-up threshold of an armed reader.
  * A reader:
  *   a. atomic64_read_acquire(&next_seq), then oldest_seq: it
- *      sees an oldest_seq at least as new as the one stored before it;
+ *      sees an oldest_seq at least as new as the one stored before it
+ *      (reader-oldest.litmus);
  *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq),
  *      copies, smp_rmb(), READ_ONCE(slot->seq): both must be s;
  *   c. if not, smp_rmb() and start again at a.: the producer that changed
  *      the slot had moved oldest_seq past s before (1. and 2. pair with
- *      c.), so the reader moves on and never waits for that producer.
+ *      c.), so the reader moves on and never waits for that producer
+ *      (claim-validate.litmus).
  * A stream reader that is about to wait (read() or poll(), reader.c):
- *   d. is on its file's wait queue (poll_wait(), or wait_event()'s
- *      prepare_to_wait() before its second check);
- *   e. lowers wake_seq to its own threshold under readers_lock, smp_mb();
+ *   d. is on its file's wait queue (poll_wait(), or prepare_to_wait());
+ *   e. puts itself on the ring's list of armed readers and lowers wake_seq
+ *      to its own threshold under readers_lock, smp_mb();
  *   f. loads next_seq and oldest_seq (a.) and sleeps only if below its
  *      threshold.
  * 4.-5. against e.-f. is the store-buffering pattern, which even x86
  * allows without the two full barriers: with them, either the producer
- * sees the reader's threshold in wake_seq and wakes it, or the reader sees
- * the new next_seq and does not sleep. The wake-up itself takes
- * readers_lock and the file's wait-queue lock, which order the rest; a
- * producer that may not take them (interrupts off, or any atomic context:
- * they are sleeping locks on PREEMPT_RT) leaves the wake-up to an
- * irq_work.
+ * sees the reader's threshold in wake_seq and has it woken, or the reader
+ * sees the new next_seq and does not sleep (publish-wake.litmus). The
+ * wake-up itself runs in a worker (reader.c), never in the producer's
+ * section: it takes the reader off the list, then wakes its wait queue,
+ * whose lock orders that against the sleeper's check (wake-unlist.litmus).
  *
  * A resize swaps the slot array and keeps the old one as the new one's
  * prev, then (smp_mb()) loads head: the cut. Against 1. (reserve,
  * a full barrier, then load the array) this is the store-buffering
  * pattern: a producer that loads the old array reserved below the cut,
- * and every reservation from the cut on loads the new one. Producers may
- * still store into the old array: an RCU grace period waits for them
- * (every store runs with interrupts off, an RCU read-side section). Then
- * the readings below the cut that fit are copied into the new array,
- * claiming slots as producers do, so a producer that stored a newer
- * reading there meanwhile wins. Until prev is cleared, readers and
- * publishers look for a reading in prev when the new array does not have
- * it. The old array is freed with kvfree_rcu(), without waiting.
+ * and every reservation from the cut on loads the new one
+ * (resize-cut.litmus). Producers may still store into the old array: an
+ * RCU grace period waits for them (every store runs with interrupts off,
+ * an RCU read-side section). Then the readings below the cut that fit are
+ * copied into the new array, claiming slots as producers do, so a
+ * producer that stored a newer reading there meanwhile wins. Until prev
+ * is cleared, readers and publishers look for a reading in prev when the
+ * new array does not have it. prev is cleared by smp_store_release() after
+ * the copies and loaded by smp_load_acquire(): one that finds it NULL sees
+ * every copy (prev-clear.litmus). rcu_assign_pointer() would not do: for
+ * a constant NULL it is a plain store. The old array is freed with
+ * kvfree_rcu(), without waiting.
  *
  * Counters are derived: every sequence number below next_seq was either
  * dropped, cleared or is held, so total == count + dropped + cleared holds
  * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
  * changes oldest_seq and cleared together, inside a stats_seq write
  * section under clear_lock; it raises oldest_seq by cmpxchg, as
- * producers do, so that what they dropped first is not counted cleared.
+ * producers do, so that what they dropped first is not counted cleared,
+ * and oldest_seq never goes down (clear-raise.litmus); readers of the
+ * counters keep a snapshot only from one side of a CLEAR
+ * (clear-stats.litmus).
  */
 
 #include <linux/export.h>
@@ -111,6 +137,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include "compat.h"
 #include <asm/word-at-a-time.h>
 
@@ -118,6 +145,11 @@
 #define CREATE_TRACE_POINTS
 #include "seqring_trace.h"
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* See seqring_hook(): set by the KUnit tests only. */
+struct seqring_test_hook seqring_test_hook;
+EXPORT_SYMBOL_IF_KUNIT(seqring_test_hook);
+#endif
 static_assert(sizeof(struct seqring_reading) == 40);
 static_assert(sizeof(struct seqring_batch) == 16);
 static_assert(sizeof(struct seqring_stats) == 64);
@@ -233,16 +265,22 @@ int seqring_readings_prepare(struct seqring_reading *r, unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
 
+static void seqring_ring_publish_work(struct irq_work *work);
+static void seqring_ring_wake_irq_work(struct irq_work *work);
+
 /**
  * seqring_ring_init - allocate an empty ring
  * @ring: ring to set up
  * @name: name in trace events: the device's name
  * @capacity: number of readings it holds, 1 to %SEQRING_CAPACITY_MAX
+ * @wake: the work that wakes the ring's stream readers when a push meets
+ *	wake_seq, or a CLEAR, a resize or seqring_ring_kill() asks for it
+ *	(reader.c's; the ring itself knows nothing of readers)
  *
  * Return: 0, or -ENOMEM when the slots cannot be allocated.
  */
 int seqring_ring_init(struct seqring_ring *ring, const char *name,
-		      u32 capacity)
+		      u32 capacity, work_func_t wake)
 {
 	struct seqring_slots *slots = seqring_alloc_slots(capacity);
 
@@ -259,11 +297,17 @@ int seqring_ring_init(struct seqring_ring *ring, const char *name,
 	atomic64_set(&ring->next_seq, 1);
 	atomic64_set(&ring->oldest_seq, 1);
 	ring->cleared = 0;
-	ring->wake_seq = U64_MAX;
 	ring->dead = false;
-	spin_lock_init(&ring->readers_lock);
+	/* Hard: on PREEMPT_RT too, publishing never waits for a thread. */
+	seqring_init_irq_work_hard(&ring->publish_work,
+				   seqring_ring_publish_work);
+	ring->walk_max = 0;
+	ring->wake_seq = U64_MAX;
+	ring->wake_flags = 0;
+	init_irq_work(&ring->wake_irq_work, seqring_ring_wake_irq_work);
+	INIT_WORK(&ring->wake_work, wake);
+	mutex_init(&ring->readers_lock);
 	INIT_LIST_HEAD(&ring->readers);
-	init_irq_work(&ring->wake_work, seqring_ring_wake_work);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
@@ -275,14 +319,18 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
  */
 void seqring_ring_destroy(struct seqring_ring *ring)
 {
-	irq_work_sync(&ring->wake_work);
+	/* The publish work may queue the wake-up's, which queues the work. */
+	irq_work_sync(&ring->publish_work);
+	irq_work_sync(&ring->wake_irq_work);
+	cancel_work_sync(&ring->wake_work);
 	kvfree(rcu_dereference_protected(ring->slots, true));
 	RCU_INIT_POINTER(ring->slots, NULL);
+	mutex_destroy(&ring->readers_lock);
 	mutex_destroy(&ring->resize_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_destroy);
 
-/* The sequence number a slot's seq word holds, without its state bits. */
+/* The sequence number a slot's seq word holds, without its state bit. */
 static __always_inline u64 seqring_slot_seq(u64 v)
 {
 	return v & SEQRING_SLOT_SEQ;
@@ -325,11 +373,14 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 	/*
 	 * Read once, before the reservation; only when some reading needs
 	 * it (*@stamp set on entry): a clock read is a good part of a
-	 * push's cost. The clock may have been set back, and a producer
-	 * that read it earlier may reserve later: the stamp is never below
-	 * last_stamp, so that sequence and time order agree.
+	 * push's cost. The fast accessor: safe in any context, NMI
+	 * included, and while timekeeping is suspended (a push from a
+	 * syscore or s2idle path), where ktime_get_real_ns() warns. The
+	 * clock may have been set back, and a producer that read it earlier
+	 * may reserve later: the stamp is never below last_stamp, so that
+	 * sequence and time order agree.
 	 */
-	s64 now = *stamp ? ktime_get_real_ns() : 0;
+	s64 now = *stamp ? ktime_get_real_fast_ns() : 0;
 	s64 seq, last, t;
 
 	for (;;) {
@@ -385,8 +436,9 @@ static __always_inline bool seqring_slot_claim(struct seqring_slot *slot,
 			return false;
 		if (v & SEQRING_SLOT_BUSY) {
 			/*
-			 * A producer on another CPU is copying the reading a
-			 * lap before ours, with interrupts off: one copy.
+			 * Another CPU is copying the reading a lap before
+			 * ours in a section with interrupts off: one copy,
+			 * by a task that cannot be descheduled meanwhile.
 			 */
 			cpu_relax();
 			v = READ_ONCE(slot->seq);
@@ -401,13 +453,12 @@ static __always_inline bool seqring_slot_claim(struct seqring_slot *slot,
 
 /*
  * Store @r as @seq in @slot, its slot (steps 2. and 3.), a zero timestamp
- * replaced by @stamp; @more: more readings of the same push follow.
- * Interrupts off.
+ * replaced by @stamp. Interrupts off.
  */
 static __always_inline void seqring_ring_store(struct seqring_ring *ring,
 					       struct seqring_slot *slot,
 					       const struct seqring_reading *r,
-					       u64 seq, u64 stamp, bool more)
+					       u64 seq, u64 stamp)
 {
 	if (!seqring_slot_claim(slot, seq))
 		return;
@@ -416,76 +467,79 @@ static __always_inline void seqring_ring_store(struct seqring_ring *ring,
 		slot->r.timestamp_ns = stamp;
 	trace_seqring_push(ring->name, seq, &slot->r);
 	/* The reading before its seq: pairs with the acquire in copy_rcu(). */
-	smp_store_release(&slot->seq, seq | (more ? SEQRING_SLOT_MORE : 0));
+	smp_store_release(&slot->seq, seq);
 }
 
 /*
- * Where publishing may stop at @seq: 1 if @seq is stored and ends its
- * push, 2 if stored and more of its push follows, 0 if not stored yet.
- * A slot that holds a newer reading means @seq was overwritten (or will
- * never be stored), and everything up to it is dropped: an end.
+ * May publishing go past @seq? Yes if it is committed, or if the slot
+ * holds a newer reading: @seq was overwritten (or will never be stored),
+ * and everything up to it is dropped. No while it is not stored yet.
  */
-static __always_inline int seqring_slot_state(const struct seqring_slot *slot,
+static __always_inline bool seqring_slot_done(const struct seqring_slot *slot,
 					      u64 seq)
 {
 	/* Pairs with the release in seqring_ring_store(). */
 	u64 v = smp_load_acquire(&slot->seq);
 
-	if (seqring_slot_seq(v) > seq)
-		return 1;
-	if (seqring_slot_seq(v) < seq || (v & SEQRING_SLOT_BUSY))
-		return 0;
-	return v & SEQRING_SLOT_MORE ? 2 : 1;
+	if (seqring_slot_seq(v) != seq)
+		return seqring_slot_seq(v) > seq;
+	return !(v & SEQRING_SLOT_BUSY);
 }
 
 /*
- * Publish what is stored after next_seq (step 4.). Interrupts off, so in
- * an RCU read-side section. Returns the next_seq this call stored, or 0
- * when it stored none.
+ * Publish what is committed after next_seq (step 4.), walking at most
+ * SEQRING_PUBLISH_MAX slots. Interrupts off, so in an RCU read-side
+ * section. Returns the next_seq this call stored, or 0 when it stored
+ * none.
+ *
+ * A walk ends at the first slot not committed yet: its producer is in its
+ * own section and publishes past it when it commits. A walk that only
+ * stops at the bound leaves the rest to the publish irq_work, so that no
+ * reading waits for the next push, and no section walks more.
  */
 static u64 seqring_ring_publish(struct seqring_ring *ring)
 {
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
-	struct seqring_slots *prev;
+	/* Pairs with the release in seqring_ring_resize(): see the copies. */
+	struct seqring_slots *prev = smp_load_acquire(&slots->prev);
 	u64 next = atomic64_read(&ring->next_seq);
-	u64 seq, end, published = 0;
-	int state;
+	unsigned int budget = SEQRING_PUBLISH_MAX;
+	u64 seq, end;
 	u32 idx;
 
 	for (;;) {
 		/* Below oldest_seq all is dropped: nothing to wait for. */
 		seq = max_t(u64, next, atomic64_read(&ring->oldest_seq));
-		end = seq > next ? seq : 0;
-		prev = rcu_dereference_sched(slots->prev);
 		div_u64_rem(seq, slots->capacity, &idx);
-		for (;; seq++) {
-			state = seqring_slot_state(&slots->slot[idx], seq);
+		for (; budget; budget--, seq++) {
 			/* Stored before a resize and not copied yet? */
-			if (!state && prev)
-				state = seqring_slot_state(seqring_slot_of(prev, seq),
-							   seq);
-			if (!state)
+			if (!seqring_slot_done(&slots->slot[idx], seq) &&
+			    (!prev || !seqring_slot_done(seqring_slot_of(prev, seq),
+							 seq)))
 				break;
-			if (state == 1)
-				end = seq + 1;
 			if (++idx == slots->capacity)
 				idx = 0;
 		}
-		if (!end)
-			return published;
+		end = seq;
+		if (SEQRING_PUBLISH_MAX - budget > READ_ONCE(ring->walk_max))
+			WRITE_ONCE(ring->walk_max, SEQRING_PUBLISH_MAX - budget);
+		if (end <= next)
+			return 0;
 		/* Fully ordered: the slots seen before next_seq. */
-		if (atomic64_try_cmpxchg(&ring->next_seq, &next, end)) {
-			published = end;
-			next = end;
-		} else if (next >= end) {
-			return published;
-		}
+		if (atomic64_try_cmpxchg(&ring->next_seq, &next, end))
+			break;
+		/* Another producer published meanwhile, maybe past us. */
+		if (next >= end)
+			return 0;
 	}
+	if (!budget)
+		irq_work_queue(&ring->publish_work);
+	return end;
 }
 
 /*
  * Step 5.: does the next_seq this push published reach the wake-up
- * threshold of a waiting stream reader? The successful try_cmpxchg() of
+ * threshold of an armed stream reader? The successful try_cmpxchg() of
  * next_seq was fully ordered: pairs with the smp_mb() in
  * seqring_reader_arm().
  */
@@ -495,54 +549,21 @@ static __always_inline bool seqring_ring_needs_wake(struct seqring_ring *ring,
 	return published && published >= READ_ONCE(ring->wake_seq);
 }
 
-/**
- * seqring_ring_wake_readers - wake the stream readers that wait for pushes
- * @ring: the ring
- * @all: wake every reader that has waited (CLEAR, resize, destroy), not
- *	only those whose wake-up threshold the readings now unread meet
- *
- * The threshold is checked here, on the waker's side, so that a reader
- * waiting for W readings sleeps through the pushes that leave it below W.
- * A reader woken here drops out of wake_seq until it arms itself again
- * before its next wait (seqring_reader_arm()). Takes readers_lock; process
- * context or the ring's irq_work; O(readers that have waited).
- */
-void seqring_ring_wake_readers(struct seqring_ring *ring, bool all)
+/* Wakes readers for pushes made where queue_work() may not be called. */
+static void seqring_ring_wake_irq_work(struct irq_work *work)
 {
-	struct seqring_reader *rd;
-	u64 next, oldest, lowest = U64_MAX, target;
-	u32 capacity = seqring_ring_capacity(ring);
-	unsigned long flags;
+	struct seqring_ring *ring = container_of(work, struct seqring_ring,
+						 wake_irq_work);
 
-	spin_lock_irqsave(&ring->readers_lock, flags);
-	next = seqring_ring_next_seq(ring);
-	oldest = seqring_ring_oldest_seq(ring);
-	list_for_each_entry(rd, &ring->readers, node) {
-		target = seqring_reader_target(rd, capacity);
-		if (all || next >= target ||
-		    atomic64_read(&rd->cursor) < oldest)
-			wake_up_interruptible_poll(&rd->wait,
-						   SEQRING_POLL_WAKE);
-		else
-			lowest = min(lowest, target);
-	}
-	WRITE_ONCE(ring->wake_seq, lowest);
-	spin_unlock_irqrestore(&ring->readers_lock, flags);
-}
-EXPORT_SYMBOL_IF_KUNIT(seqring_ring_wake_readers);
-
-/* The wake-ups of pushes that could not wake readers themselves. */
-void seqring_ring_wake_work(struct irq_work *work)
-{
-	seqring_ring_wake_readers(container_of(work, struct seqring_ring,
-					       wake_work), false);
+	queue_work(system_highpri_wq, &ring->wake_work);
 }
 
 /*
- * Wake readers after a push that published @published: directly when the
- * caller may take sleeping locks (@can_sleep), else from an irq_work
- * (which on PREEMPT_RT runs in a thread, where the wait-queue locks may be
- * taken).
+ * Have readers woken after a push that published @published: the walk of
+ * the armed readers runs in a worker, never in the producer, which waits
+ * for none of them. A producer that may call queue_work() (@can_sleep:
+ * process context) queues it; any other goes through an irq_work (the
+ * caller may hold a runqueue lock that queue_work()'s wake-up takes).
  */
 static void seqring_ring_wake(struct seqring_ring *ring, u64 published,
 			      bool can_sleep)
@@ -557,18 +578,72 @@ static void seqring_ring_wake(struct seqring_ring *ring, u64 published,
 	if (!seqring_ring_needs_wake(ring, published))
 		return;
 	if (can_sleep)
-		seqring_ring_wake_readers(ring, false);
+		queue_work(system_highpri_wq, &ring->wake_work);
 	else
-		irq_work_queue(&ring->wake_work);
+		irq_work_queue(&ring->wake_irq_work);
 }
 
-/*
- * Readings of a batch stored per section with interrupts off, and between
- * two cond_resched(): a section stays short, and the batch is invisible
- * until it is published whole anyway.
+/* Goes on where a publish stopped at its bound. Hard irq context. */
+static void seqring_ring_publish_work(struct irq_work *work)
+{
+	struct seqring_ring *ring = container_of(work, struct seqring_ring,
+						 publish_work);
+
+	seqring_ring_wake(ring, seqring_ring_publish(ring), false);
+}
+
+/**
+ * seqring_ring_wake_all - have every armed stream reader woken
+ * @ring: the ring
+ *
+ * For what moves readers without a push: CLEAR, resize, destroy. The
+ * wake-up runs in the ring's worker; never waits. Process context.
  */
-#define SEQRING_STORE_CHUNK	32
-#define SEQRING_RESCHED_CHUNK	1024
+void seqring_ring_wake_all(struct seqring_ring *ring)
+{
+	set_bit(SEQRING_WAKE_ALL, &ring->wake_flags);
+	queue_work(system_highpri_wq, &ring->wake_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_wake_all);
+
+/*
+ * Reserve, store, commit and publish @n readings (at most SEQRING_CHUNK)
+ * in one section with interrupts off, after dropping @drop sequence
+ * numbers that are reserved but never stored (a batch larger than the
+ * ring). @stamp: some reading may have a zero timestamp. Returns what
+ * seqring_ring_publish() returned.
+ */
+static __always_inline u64
+seqring_ring_push_chunk(struct seqring_ring *ring,
+			const struct seqring_reading *r, unsigned int n,
+			unsigned int drop, bool stamp)
+{
+	struct seqring_slots *slots;
+	unsigned long flags;
+	u64 seq, t = stamp, published;
+	unsigned int i;
+	u32 idx;
+
+	local_irq_save(flags);
+	seq = seqring_ring_reserve(ring, drop + n, &t);
+	seqring_hook(ring, SEQRING_HOOK_RESERVED);
+	slots = seqring_ring_slots_for(ring, seq + drop + n);
+	if (drop) {
+		/* Whatever the capacity is now: they were never stored. */
+		seqring_ring_drop_before(ring, seq + drop);
+		seq += drop;
+	}
+	div_u64_rem(seq, slots->capacity, &idx);
+	for (i = 0; i < n; i++) {
+		seqring_ring_store(ring, &slots->slot[idx], &r[i], seq + i, t);
+		if (++idx == slots->capacity)
+			idx = 0;
+	}
+	seqring_hook(ring, SEQRING_HOOK_STORED);
+	published = seqring_ring_publish(ring);
+	local_irq_restore(flags);
+	return published;
+}
 
 /**
  * seqring_ring_push - append prepared readings, overwriting the oldest
@@ -577,60 +652,39 @@ static void seqring_ring_wake(struct seqring_ring *ring, u64 published,
  * @n: number of readings, at least 1
  * @pushed: if not NULL, a counter that grows by @n
  *
- * The readings become visible to readers all at once, and a concurrent
- * seqring_ring_clear() comes before or after all of them. Zero timestamps
- * are stamped with one time, taken when the sequence numbers are. When @n
- * exceeds the capacity only the last capacity readings are stored; the
- * others get their sequence numbers and count as dropped. Process context;
- * may sleep between readings.
+ * The readings are reserved, stored and published in chunks of
+ * %SEQRING_CHUNK, each in one section with interrupts off: readers see
+ * them in order, chunk by chunk, and a concurrent seqring_ring_clear()
+ * may fall between two chunks. The batch never holds back another
+ * producer's readings, however long the scheduler keeps this one from its
+ * CPU between chunks. Zero timestamps are stamped per chunk, when its
+ * sequence numbers are taken. When @n exceeds the capacity only the last
+ * capacity readings are stored; the others get their sequence numbers and
+ * count as dropped. Process context; may sleep between chunks.
  */
 void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 		       unsigned int n, atomic64_t *pushed)
 {
-	struct seqring_slots *slots;
-	unsigned long flags;
-	u64 seq, stamp, published;
-	unsigned int i, skip = 0;
-	u32 idx;
+	u32 capacity = seqring_ring_capacity(ring);
+	unsigned int i, k, drop = 0;
+	u64 published;
 
-	/* One clock read for the batch, whatever its readings' timestamps. */
-	stamp = 1;
-	local_irq_save(flags);
-	seq = seqring_ring_reserve(ring, n, &stamp);
-	slots = seqring_ring_slots_for(ring, seq + n);
 	/* Readings that the push itself overwrites are not stored at all. */
-	if (n > slots->capacity)
-		skip = n - slots->capacity;
-	local_irq_restore(flags);
-
-	for (i = skip; i < n; ) {
-		unsigned int end = min(n, i + SEQRING_STORE_CHUNK);
-
-		local_irq_save(flags);
-		/*
-		 * Again in each section: a resize may have swapped arrays,
-		 * and what the readings overwrite in a smaller one must be
-		 * dropped before they do.
-		 */
-		slots = seqring_ring_slots_for(ring, seq + n);
-		div_u64_rem(seq + i, slots->capacity, &idx);
-		for (; i < end; i++) {
-			seqring_ring_store(ring, &slots->slot[idx], &r[i],
-					   seq + i, stamp, i + 1 < n);
-			if (++idx == slots->capacity)
-				idx = 0;
-		}
-		local_irq_restore(flags);
-		if (!(i % SEQRING_RESCHED_CHUNK))
+	if (n > capacity)
+		drop = n - capacity;
+	for (i = drop; i < n; i += k) {
+		k = min_t(unsigned int, n - i, SEQRING_CHUNK);
+		published = seqring_ring_push_chunk(ring, &r[i], k,
+						    i == drop ? drop : 0, true);
+		seqring_ring_wake(ring, published, true);
+		seqring_hook(ring, SEQRING_HOOK_CHUNK);
+		if (i + k < n) {
+			seqring_hook(ring, SEQRING_HOOK_RESCHED);
 			cond_resched();
+		}
 	}
-
-	local_irq_save(flags);
-	published = seqring_ring_publish(ring);
-	local_irq_restore(flags);
 	if (pushed)
 		atomic64_add(n, pushed);
-	seqring_ring_wake(ring, published, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 
@@ -638,26 +692,18 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
  * __seqring_ring_push_one - append one prepared reading, from any context
  * @ring: the ring
  * @r: a reading checked by seqring_readings_prepare()
- * @can_sleep: the caller may take sleeping locks to wake readers
+ * @can_sleep: the caller is in process context, where it may queue the
+ *	wake-up of readers itself
  *
  * Never sleeps; interrupts are off while the reading is stored. Not NMI.
  */
 void __seqring_ring_push_one(struct seqring_ring *ring,
 			     const struct seqring_reading *r, bool can_sleep)
 {
-	struct seqring_slots *slots;
-	unsigned long flags;
-	u64 seq, stamp, published;
-
-	stamp = !r->timestamp_ns;
-	local_irq_save(flags);
-	seq = seqring_ring_reserve(ring, 1, &stamp);
-	slots = seqring_ring_slots_for(ring, seq + 1);
-	seqring_ring_store(ring, seqring_slot_of(slots, seq), r, seq, stamp,
-			   false);
-	published = seqring_ring_publish(ring);
-	local_irq_restore(flags);
-	seqring_ring_wake(ring, published, can_sleep);
+	seqring_ring_wake(ring,
+			  seqring_ring_push_chunk(ring, r, 1, 0,
+						  !r->timestamp_ns),
+			  can_sleep);
 }
 EXPORT_SYMBOL_IF_KUNIT(__seqring_ring_push_one);
 
@@ -692,8 +738,9 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
  * @ring: the ring
  *
  * Sequence numbers are not reset, so readers positioned by sequence number
- * never see a number twice. A push whose readings are not published yet
- * comes after the clear. Never waits for a reader or a producer.
+ * never see a number twice. A reading not published yet comes after the
+ * clear; a batch being pushed may be cut in two by it, between chunks.
+ * Never waits for a reader or a producer.
  *
  * Return: 0.
  */
@@ -721,7 +768,7 @@ int seqring_ring_clear(struct seqring_ring *ring)
 	write_seqcount_end(&ring->stats_seq);
 	raw_spin_unlock(&ring->clear_lock);
 	/* Stream readers that were behind must learn it. */
-	seqring_ring_wake_readers(ring, true);
+	seqring_ring_wake_all(ring);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
@@ -729,7 +776,9 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
 /*
  * Copy the readings [@from, @to) that @old holds into @new (a resize),
  * claiming each slot as a producer does: one that stored a newer reading
- * there meanwhile wins. No producer stores into @old any more.
+ * there meanwhile wins. No producer stores into @old any more. Interrupts
+ * are off for SEQRING_CHUNK slots at a time, and the copy offers to
+ * reschedule after each such section.
  */
 static void seqring_ring_migrate(struct seqring_ring *ring,
 				 const struct seqring_slots *old,
@@ -741,24 +790,24 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
 	u64 seq, v;
 
 	for (seq = from; seq < to; ) {
-		u64 end = min(to, seq + SEQRING_STORE_CHUNK);
+		u64 end = min(to, seq + SEQRING_CHUNK);
 
 		local_irq_save(flags);
 		for (; seq < end; seq++) {
 			src = seqring_slot_of(old, seq);
 			v = READ_ONCE(src->seq);
-			if ((v & ~SEQRING_SLOT_MORE) != seq)
+			if (v != seq)
 				continue;
 			dst = seqring_slot_of(new, seq);
 			if (!seqring_slot_claim(dst, seq))
 				continue;
 			dst->r = src->r;
-			/* As in seqring_ring_store(), MORE bit included. */
-			smp_store_release(&dst->seq, v);
+			/* As in seqring_ring_store(). */
+			smp_store_release(&dst->seq, seq);
 		}
 		local_irq_restore(flags);
-		if (!(seq % SEQRING_RESCHED_CHUNK))
-			cond_resched();
+		seqring_hook(ring, SEQRING_HOOK_RESCHED);
+		cond_resched();
 	}
 }
 
@@ -792,7 +841,8 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	mutex_lock(&ring->resize_lock);
 	old = rcu_dereference_protected(ring->slots,
 					lockdep_is_held(&ring->resize_lock));
-	RCU_INIT_POINTER(new->prev, old);
+	/* Published by the release of rcu_assign_pointer() below. */
+	new->prev = old;
 	rcu_assign_pointer(ring->slots, new);
 	/*
 	 * The swap before the load of head; a producer reserves, a fully
@@ -814,12 +864,17 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	synchronize_rcu_expedited();
 	seqring_ring_migrate(ring, old, new, atomic64_read(&ring->oldest_seq),
 			     head);
-	/* The copies before: pairs with the acquire in seqring_ring_copy_rcu(). */
-	rcu_assign_pointer(new->prev, NULL);
+	/*
+	 * The copies before: pairs with the acquires of prev in
+	 * seqring_ring_publish() and seqring_ring_copy_rcu(), which then
+	 * find every copy. Not rcu_assign_pointer(): for NULL it is a plain
+	 * store.
+	 */
+	smp_store_release(&new->prev, NULL);
 	mutex_unlock(&ring->resize_lock);
 
 	/* A reader's wake-up threshold may now be out of reach: let it see. */
-	seqring_ring_wake_readers(ring, true);
+	seqring_ring_wake_all(ring);
 	/* Readers may still copy from the old array: free it after them. */
 	kvfree_rcu(old, rcu);
 	return 0;
@@ -830,15 +885,18 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);
  * seqring_ring_kill - wake every reader for good: the ring is destroyed
  * @ring: the ring; no push runs or will run
  *
- * Readers see seqring_ring_dead() from here on.
+ * Readers see seqring_ring_dead() from here on; every armed one is woken
+ * before this returns. Process context; sleeps.
  */
 void seqring_ring_kill(struct seqring_ring *ring)
 {
 	WRITE_ONCE(ring->dead, true);
 	/* dead before the wake-ups' locks: woken readers see it. */
 	smp_mb();
-	irq_work_sync(&ring->wake_work);
-	seqring_ring_wake_readers(ring, true);
+	irq_work_sync(&ring->publish_work);
+	irq_work_sync(&ring->wake_irq_work);
+	seqring_ring_wake_all(ring);
+	flush_work(&ring->wake_work);
 }
 
 /**
@@ -934,7 +992,7 @@ static __always_inline bool seqring_slot_copy(const struct seqring_slots *slots,
 	const struct seqring_slot *slot = seqring_slot_of(slots, seq);
 
 	/* Pairs with the release in seqring_ring_store(). */
-	if ((smp_load_acquire(&slot->seq) & ~SEQRING_SLOT_MORE) != seq)
+	if (smp_load_acquire(&slot->seq) != seq)
 		return false;
 	/*
 	 * Racing with a writer is expected: the copy is validated below and
@@ -943,7 +1001,7 @@ static __always_inline bool seqring_slot_copy(const struct seqring_slots *slots,
 	*out = data_race(slot->r);
 	/* The copy before the check: the claim's cmpxchg orders the writer. */
 	smp_rmb();
-	return (READ_ONCE(slot->seq) & ~SEQRING_SLOT_MORE) == seq;
+	return READ_ONCE(slot->seq) == seq;
 }
 
 /**
@@ -980,10 +1038,10 @@ bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 			break;
 		/*
 		 * During a resize, a reading not copied into the new array
-		 * yet is still in the old one. Once prev is NULL, every
-		 * copy was made: the next pass sees them (smp_rmb() below).
+		 * yet is still in the old one. Once prev is NULL, every copy
+		 * was made: pairs with the release in seqring_ring_resize().
 		 */
-		prev = rcu_dereference(slots->prev);
+		prev = smp_load_acquire(&slots->prev);
 		if (prev && seqring_slot_copy(prev, seq, &rec->reading))
 			break;
 		/*

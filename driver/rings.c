@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqring - rings and their lifetime; the kernel API
+ * seqring - the rings that have files, by name; the kernel API
  *
  * Every ring, the default one of /dev/seqring included, is made by
- * seqring_alloc() and seqring_register() and goes by seqring_unregister()
- * and the last seqring_put(). A ring has two kinds of users: whoever made
- * it (the module, or the driver that called seqring_create()), and the
- * open files of its device. Each holds a reference; the ring's memory
- * goes with the last one, so a driver can destroy its ring, and unload,
- * while a reader still holds /dev/seqring-NAME open.
+ * seqring_alloc() (alloc.c) and seqring_register() and goes by
+ * seqring_unregister() and the last seqring_put(). This file is the top of
+ * the driver: it calls the files' code (chardev.c, debugfs.c), which never
+ * calls back into it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -31,43 +29,6 @@
 /* The rings that have files, by name; the default ring's name is "". */
 static DEFINE_MUTEX(seqring_rings_lock);
 static LIST_HEAD(seqring_rings);
-
-/**
- * seqring_alloc - allocate a ring that has no files yet
- * @name: "" for the default ring, else a name seqring_create() accepted
- * @capacity: 1 to %SEQRING_CAPACITY_MAX
- *
- * Return: the ring, holding one reference, or ERR_PTR(-EINVAL) for a
- * capacity out of range, ERR_PTR(-ENOMEM).
- */
-struct seqring *seqring_alloc(const char *name, u32 capacity)
-{
-	struct seqring *sr;
-
-	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
-		return ERR_PTR(-EINVAL);
-
-	sr = kzalloc(sizeof(*sr), GFP_KERNEL_ACCOUNT);
-	if (!sr)
-		return ERR_PTR(-ENOMEM);
-	strscpy(sr->name, name, sizeof(sr->name));
-	if (*name)
-		snprintf(sr->devname, sizeof(sr->devname), "%s-%s",
-			 SEQRING_NAME, name);
-	else
-		strscpy(sr->devname, SEQRING_NAME, sizeof(sr->devname));
-	kref_init(&sr->ref);
-	INIT_LIST_HEAD(&sr->node);
-	mutex_init(&sr->clients_lock);
-	INIT_LIST_HEAD(&sr->clients);
-
-	if (seqring_ring_init(&sr->ring, sr->devname, capacity)) {
-		mutex_destroy(&sr->clients_lock);
-		kfree(sr);
-		return ERR_PTR(-ENOMEM);
-	}
-	return sr;
-}
 
 /**
  * seqring_register - give a ring its device and debugfs files
@@ -124,24 +85,6 @@ void seqring_unregister(struct seqring *sr)
 	/* Waits for the debugfs calls in progress, which see dying. */
 	seqring_debugfs_exit(sr);
 	seqring_ring_kill(&sr->ring);
-}
-
-static void seqring_free(struct kref *ref)
-{
-	struct seqring *sr = container_of(ref, struct seqring, ref);
-
-	seqring_ring_destroy(&sr->ring);
-	mutex_destroy(&sr->clients_lock);
-	kfree(sr);
-}
-
-/**
- * seqring_put - drop a reference to a ring
- * @sr: the ring; freed with the last reference
- */
-void seqring_put(struct seqring *sr)
-{
-	kref_put(&sr->ref, seqring_free);
 }
 
 /* 1 to SEQRING_NAME_MAX of [a-z0-9_-]: a device name and a file name. */

@@ -18,6 +18,7 @@
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/types.h>
 #include <linux/seqring.h>
 
@@ -33,16 +34,22 @@ struct proc_dir_entry;
 
 #define SEQRING_NAME		"seqring"
 
-/* A slot's seq word: the sequence number, and two state bits (ring.c). */
+/* A slot's seq word: the sequence number, and a state bit (ring.c). */
 #define SEQRING_SLOT_BUSY	BIT_ULL(63)	/* a producer is storing it */
-#define SEQRING_SLOT_MORE	BIT_ULL(62)	/* more of its push follows */
-#define SEQRING_SLOT_SEQ	(SEQRING_SLOT_MORE - 1)
+#define SEQRING_SLOT_SEQ	(SEQRING_SLOT_BUSY - 1)
+
+/*
+ * Readings a producer reserves, stores and commits in one section with
+ * interrupts off, and slots one publish walks (ring.c): both bound how long
+ * interrupts stay off, whatever the capacity, the batch or the readers.
+ */
+#define SEQRING_CHUNK		32
+#define SEQRING_PUBLISH_MAX	(4 * SEQRING_CHUNK)
 
 /**
  * struct seqring_slot - one place in the ring
  * @seq: sequence number of the reading in @r, with SEQRING_SLOT_BUSY
- *	while a producer stores it and SEQRING_SLOT_MORE when more readings
- *	of the same push follow; 0 when the slot never held a reading
+ *	while a producer stores it; 0 when the slot never held a reading
  * @r: the reading, as pushed and prepared
  *
  * 48 bytes. @seq is what lets readers copy @r without a lock: see ring.c.
@@ -56,14 +63,17 @@ struct seqring_slot {
  * struct seqring_slots - the array of slots, replaced whole by a resize
  * @capacity: number of slots; sequence number s lives in slot s % @capacity
  * @prev: while a resize copies readings into this array, the array it
- *	replaced, where readers find the readings not copied yet; else NULL
+ *	replaced, where readers find the readings not copied yet; else NULL.
+ *	Not __rcu: cleared with a release and loaded with an acquire, which
+ *	order the copies (ring.c); the array it points to lives as long as
+ *	this one is reachable, freed after a grace period like it
  * @rcu: frees a replaced array once the readers that may copy from it are
  *	gone (kvfree_rcu()), so that a resize waits for none of them
  * @slot: the slots
  */
 struct seqring_slots {
 	u32 capacity;
-	struct seqring_slots __rcu *prev;
+	struct seqring_slots *prev;
 	struct rcu_head rcu;
 	struct seqring_slot slot[];
 };
@@ -85,15 +95,23 @@ struct seqring_slots {
  * @wait: the file's own wait queue: every file that waits is woken on its
  *	own, so one consumer never takes another's wake-up (EPOLLEXCLUSIVE
  *	then shares wake-ups only among waiters of the same file)
- * @node: entry in the ring's @readers once the file has waited, empty
- *	before (changed under the ring's readers_lock)
+ * @node: entry in the ring's @readers while the file waits (armed)
+ * @armed: @node is on the ring's list; cleared by the wake-up that takes
+ *	it off, which a sleeping reader checks (changed under readers_lock)
+ * @gen: bumped by lseek() and SEQRING_IOC_SET_WAKEUP, which change the
+ *	reader's threshold: a sleeping reader arms itself again
  */
 struct seqring_reader {
 	atomic64_t cursor;
 	u32 wakeup;
 	wait_queue_head_t wait;
 	struct list_head node;
+	bool armed;
+	atomic_t gen;
 };
+
+/* Bits of seqring_ring.wake_flags */
+#define SEQRING_WAKE_ALL	0	/* wake every armed reader */
 
 /**
  * struct seqring_ring - a ring of readings that readers never lock
@@ -114,11 +132,18 @@ struct seqring_reader {
  * @resize_lock: serialises resizes
  * @name: the ring's name in trace events
  * @dead: the ring is destroyed: readers stop, no push comes any more
- * @wake_seq: the lowest @next_seq that meets the wake-up threshold of a
- *	listed reader not yet woken; U64_MAX when there is none
- * @readers_lock: protects @readers and the stores to @wake_seq
- * @readers: struct seqring_reader of the files that have waited
- * @wake_work: wakes readers for pushes made where they could not
+ * @publish_work: goes on publishing where a publish stopped at
+ *	%SEQRING_PUBLISH_MAX slots, in an interrupts-off section of its own
+ * @walk_max: the most slots one publish walked (debugfs)
+ * @wake_seq: the lowest @next_seq that meets the wake-up threshold of an
+ *	armed reader; U64_MAX when there is none
+ * @wake_flags: SEQRING_WAKE_ALL
+ * @wake_irq_work: queues @wake_work for pushes made where they cannot
+ * @wake_work: wakes the armed readers whose threshold is met (the
+ *	function given to seqring_ring_init(): reader.c's)
+ * @readers_lock: protects @readers and the stores to @wake_seq; a mutex:
+ *	the walk of @readers never runs with interrupts off
+ * @readers: struct seqring_reader of the files that wait, and only those
  *
  * ring.c states who changes what, and the memory ordering.
  */
@@ -134,10 +159,14 @@ struct seqring_ring {
 	struct mutex resize_lock;	/* serialises resizes */
 	const char *name;
 	bool dead;
+	struct irq_work publish_work;
+	u32 walk_max;
 	u64 wake_seq ____cacheline_aligned_in_smp;
-	spinlock_t readers_lock;	/* protects readers, wake_seq stores */
+	unsigned long wake_flags;
+	struct irq_work wake_irq_work;
+	struct work_struct wake_work;
+	struct mutex readers_lock;	/* protects readers, wake_seq stores */
 	struct list_head readers;
-	struct irq_work wake_work;
 };
 
 /**
@@ -194,7 +223,7 @@ struct seqring_iter {
 /* ring.c */
 struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp);
 int seqring_ring_init(struct seqring_ring *ring, const char *name,
-		      u32 capacity);
+		      u32 capacity, work_func_t wake);
 void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
 void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
@@ -214,24 +243,28 @@ bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,
 		       struct seqring_record *rec);
 bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 			   struct seqring_record *rec);
-void seqring_ring_wake_readers(struct seqring_ring *ring, bool all);
-void seqring_ring_wake_work(struct irq_work *work);
-
-/* rings.c */
-struct seqring *seqring_alloc(const char *name, u32 capacity);
-int seqring_register(struct seqring *sr);
-void seqring_unregister(struct seqring *sr);
-void seqring_put(struct seqring *sr);
+void seqring_ring_wake_all(struct seqring_ring *ring);
 
 /* reader.c */
+void seqring_readers_wake(struct work_struct *work);
 void seqring_reader_init(struct seqring_reader *rd, struct seqring_ring *ring);
-void seqring_reader_remove(struct seqring_reader *rd,
+void seqring_reader_disarm(struct seqring_reader *rd,
 			   struct seqring_ring *ring);
 bool seqring_reader_arm(struct seqring_reader *rd, struct seqring_ring *ring);
+int seqring_reader_wait(struct seqring_reader *rd, struct seqring_ring *ring);
+void seqring_reader_changed(struct seqring_reader *rd);
 bool seqring_reader_behind(struct seqring_reader *rd,
 			   struct seqring_ring *ring);
 bool seqring_reader_ready(struct seqring_reader *rd, struct seqring_ring *ring);
 u64 seqring_reader_target(struct seqring_reader *rd, u32 capacity);
+
+/* alloc.c */
+struct seqring *seqring_alloc(const char *name, u32 capacity);
+void seqring_put(struct seqring *sr);
+
+/* rings.c */
+int seqring_register(struct seqring *sr);
+void seqring_unregister(struct seqring *sr);
 
 /* chardev.c */
 int seqring_chardev_register(struct seqring *sr);
@@ -256,5 +289,43 @@ void seqring_debugfs_exit(struct seqring *sr);
 
 /* sysfs.c */
 extern const struct attribute_group *seqring_groups[];
+
+/*
+ * Test hooks: the KUnit tests (tests/kunit/) stop a producer at each step of
+ * a push. Only kernels with KUnit have them; elsewhere they are nothing.
+ */
+enum seqring_hook {
+	SEQRING_HOOK_RESERVED,	/* numbers taken, nothing stored; irqs off */
+	SEQRING_HOOK_STORED,	/* stored and committed, not published */
+	SEQRING_HOOK_CHUNK,	/* between two chunks of a batch; may sleep */
+	SEQRING_HOOK_RESCHED,	/* a batch or a resize offers to reschedule */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * struct seqring_test_hook - what a KUnit test runs at each step of a push
+ * @fn: called with the ring and the step, or NULL
+ */
+struct seqring_test_hook {
+	void (*fn)(struct seqring_ring *ring, enum seqring_hook point);
+};
+
+extern struct seqring_test_hook seqring_test_hook;
+
+static inline void seqring_hook(struct seqring_ring *ring,
+				enum seqring_hook point)
+{
+	void (*fn)(struct seqring_ring *ring, enum seqring_hook point);
+
+	fn = READ_ONCE(seqring_test_hook.fn);
+	if (fn)
+		fn(ring, point);
+}
+#else
+static inline void seqring_hook(struct seqring_ring *ring,
+				enum seqring_hook point)
+{
+}
+#endif
 
 #endif /* _SEQRING_H */

@@ -66,11 +66,15 @@ void seqring_destroy(struct seqring *ring);
  * PREEMPT_RT too. Not NMI: the writer keeps interrupts off while it
  * stores a reading, which does not keep an NMI out. Never sleeps, never
  * allocates, takes no lock that a reader of the ring takes, and never
- * waits for a reader. The reading is stamped (CLOCK_REALTIME, never
- * earlier than the reading before it) when it gets its sequence number.
+ * waits for a reader or for another producer: it is visible when this
+ * returns, unless another CPU is storing an earlier reading with
+ * interrupts off, and then as soon as that CPU is done. The reading is
+ * stamped when it gets its sequence number: CLOCK_REALTIME, read with
+ * ktime_get_real_fast_ns() (safe in any context, and while timekeeping is
+ * suspended), never earlier than the reading before it.
  * The oldest reading is overwritten when the ring is full. Readers blocked
- * on the ring are woken from process context, or from an irq_work when
- * the push cannot wake them itself.
+ * on the ring are woken by a worker, which the push queues from process
+ * context or through an irq_work.
  *
  * Return: 0, or -EINVAL for a label too long (nothing is stored).
  */

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# KUnit tests of the ring (tests/kunit/ring_test.c, seqring_kunit.ko): load
-# seqring.ko, then seqring_kunit.ko, which runs the suite "seqring_ring"
-# while it loads. Its KTAP results (from /sys/kernel/debug/kunit, or the
-# kernel log if that is missing) become results of this script: one per
-# KUnit test case, with the case's failure messages as diagnostics.
+# KUnit tests of the ring (tests/kunit/*.c, seqring_kunit.ko): load
+# seqring.ko, then seqring_kunit.ko, which runs the suites "seqring_ring"
+# (ring_test.c) and "seqring_push" (push_test.c: producers stopped at each
+# step of a push) while it loads. Their KTAP results (from
+# /sys/kernel/debug/kunit, or the kernel log if that is missing) become
+# results of this script: one per KUnit test case, with the case's failure
+# messages as diagnostics.
 #
 # Only the debug kernel has CONFIG_KUNIT; elsewhere seqring_kunit.ko is not
 # built and the script skips.
@@ -13,9 +15,8 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${TESTS_DIR:-/tests}/lib.sh"
 
-SUITE=seqring_ring
+SUITES="seqring_ring seqring_push"
 KUNIT_KO=$MODDIR/seqring_kunit.ko
-RESULTS=/sys/kernel/debug/kunit/$SUITE/results
 
 if [ ! -f "$KUNIT_KO" ]; then
 	echo "1..0 # SKIP no $KUNIT_KO (the kernel has no CONFIG_KUNIT)"
@@ -32,7 +33,7 @@ fi
 # spaces, continuation lines of failure messages may not be, and the
 # suite's result ("ok 1 seqring_ring") is not indented.
 ktap_cases() {
-	awk -v suite="$SUITE" '
+	awk -v suite="$1" '
 	/^ *# Subtest: / { if ($3 == suite) insuite = 1; next }
 	!insuite { next }
 	/KTAP version/ || /^ *$/ { next }
@@ -53,29 +54,31 @@ ktap_cases() {
 	{ s = $0; sub(/^ +/, "", s); sub(/^# /, "", s); print "diag " s }'
 }
 
-ktap=$T/ktap
 load_seqring
 load_rc=$?
 kmsg_mark "10-kunit start"
 kout=$(insmod "$KUNIT_KO" 2>&1)
 kunit_rc=$?
-if [ -r "$RESULTS" ]; then
-	cat "$RESULTS" >"$ktap"
-	src=$RESULTS
-else
-	# The kernel log, without the "<6>[  12.345678] " prefix.
-	dmesg_since "10-kunit start" | sed -e 's/^<[0-9]*>//' \
-		-e 's/^\[ *[0-9.]*\] //' >"$ktap"
-	src="the kernel log"
-fi
-ktap_cases <"$ktap" >"$T/cases"
+dmesg_since "10-kunit start" | sed -e 's/^<[0-9]*>//' \
+	-e 's/^\[ *[0-9.]*\] //' >"$T/kmsg"
 
-ncases=$(grep -c '^case ' "$T/cases")
-nplan=$(sed -n 's/^plan //p' "$T/cases" | head -n 1)
-[ -n "$nplan" ] || nplan=0
-# Fixed tests: seqring loads, seqring_kunit loads, every planned case
-# reported, the suite passes, both modules unload. Then one per case.
-plan $((6 + ncases))
+# Each suite's KTAP (from debugfs, or the kernel log), reduced.
+n=0
+for suite in $SUITES; do
+	if [ -r "/sys/kernel/debug/kunit/$suite/results" ]; then
+		cat "/sys/kernel/debug/kunit/$suite/results" >"$T/ktap-$suite"
+		echo "/sys/kernel/debug/kunit/$suite/results" >"$T/src-$suite"
+	else
+		cp "$T/kmsg" "$T/ktap-$suite"
+		echo "the kernel log" >"$T/src-$suite"
+	fi
+	ktap_cases "$suite" <"$T/ktap-$suite" >"$T/cases-$suite"
+	n=$((n + 2 + $(grep -c '^case ' "$T/cases-$suite")))
+done
+# Fixed tests: seqring loads, seqring_kunit loads, both modules unload;
+# per suite, every planned case reported and the suite passes; then one
+# per case.
+plan $((4 + n))
 
 if [ "$load_rc" -eq 0 ]; then
 	ok "seqring.ko loads"
@@ -83,36 +86,43 @@ else
 	not_ok "seqring.ko loads" "insmod $MODDIR/seqring.ko failed"
 fi
 if [ "$kunit_rc" -eq 0 ]; then
-	ok "seqring_kunit.ko loads (and runs the suite $SUITE)"
+	ok "seqring_kunit.ko loads (and runs the suites $SUITES)"
 else
-	not_ok "seqring_kunit.ko loads (and runs the suite $SUITE)" "$kout"
+	not_ok "seqring_kunit.ko loads (and runs the suites $SUITES)" "$kout"
 fi
 
-diag "KTAP of suite $SUITE from $src:"
-while read -r kind st rest; do
-	case $kind in
-	case)
-		if [ "$st" = ok ]; then
-			ok "kunit $SUITE: $rest"
-		else
-			not_ok "kunit $SUITE: $rest"
-		fi
-		;;
-	diag)
-		diag "  $st${rest:+ $rest}"
-		;;
-	esac
-done <"$T/cases"
+for suite in $SUITES; do
+	cases=$T/cases-$suite
+	src=$(cat "$T/src-$suite")
+	ncases=$(grep -c '^case ' "$cases")
+	nplan=$(sed -n 's/^plan //p' "$cases" | head -n 1)
+	[ -n "$nplan" ] || nplan=0
+	diag "KTAP of suite $suite from $src:"
+	while read -r kind st rest; do
+		case $kind in
+		case)
+			if [ "$st" = ok ]; then
+				ok "kunit $suite: $rest"
+			else
+				not_ok "kunit $suite: $rest"
+			fi
+			;;
+		diag)
+			diag "  $st${rest:+ $rest}"
+			;;
+		esac
+	done <"$cases"
 
-if [ "$nplan" -gt 0 ] && [ "$ncases" -eq "$nplan" ]; then
-	ok "all $nplan planned KUnit cases reported a result"
-else
-	not_ok "all planned KUnit cases reported a result" \
-		"suite plan: $nplan cases, results: $ncases" \
-		"KTAP from $src:" "$(cat "$ktap")"
-fi
-suite=$(sed -n 's/^suite //p' "$T/cases" | head -n 1)
-is ok "${suite:-none}" "the suite $SUITE passes as a whole"
+	if [ "$nplan" -gt 0 ] && [ "$ncases" -eq "$nplan" ]; then
+		ok "$suite: all $nplan planned KUnit cases reported a result"
+	else
+		not_ok "$suite: all planned KUnit cases reported a result" \
+			"suite plan: $nplan cases, results: $ncases" \
+			"KTAP from $src:" "$(cat "$T/ktap-$suite")"
+	fi
+	result=$(sed -n 's/^suite //p' "$cases" | head -n 1)
+	is ok "${result:-none}" "the suite $suite passes as a whole"
+done
 
 check "seqring_kunit.ko unloads" rmmod seqring_kunit
 check_unload "seqring.ko unloads after it"

@@ -16,11 +16,11 @@
 #                           newer version of the same flavour and series
 #                           (6.1, 7.2, ...) is cached; or unused for
 #                           PRUNE_DAYS days (default 14)
-#   roots/NAME.tar.zst      its suite is in no list (bookworm and
-#                           bookworm-backports always are: make
-#                           check-fresh, check-packages), or it is of an
-#                           architecture arches.list does not name; or
-#                           unused for PRUNE_DAYS days
+#   roots/NAME.tar.zst      its suite is in no list (bookworm,
+#                           bookworm-backports and sid always are: make
+#                           check-fresh, check-packages, check-litmus),
+#                           or it is of an architecture arches.list does
+#                           not name; or unused for PRUNE_DAYS days
 #   apt/SUITE[-ARCH]/       the package lists of such a suite or
 #                           architecture
 #   leftovers               roots/.build-*, kernels/.dl-*, *.tmp of runs
@@ -50,7 +50,7 @@ dry=0
 [ -d "$cache" ] || exit 0
 
 # What the lists use: suites, foreign architectures, image flavours.
-suites=" bookworm bookworm-backports "
+suites=" bookworm bookworm-backports sid "
 arches=" amd64 "
 flavours=" "
 while read -r _ s f _ <&3; do

@@ -25,6 +25,13 @@
  *                           channel 0, values 1..COUNT, label LABEL
  *                           (default NULL); fails with the first error
  *   cycle NAME CAPACITY N   N times seqring_create() and seqring_destroy()
+ *   suspend NAME            from now on, push one reading into the ring
+ *                           (channel 4, value 1, 2, ..., label "suspend")
+ *                           each time timekeeping_suspend() returns: while
+ *                           timekeeping is suspended (syscore suspend, or
+ *                           the last CPU entering s2idle); one ring at a
+ *                           time, -EBUSY for a second
+ *   unsuspend NAME          stop that
  *
  * The contexts: a kthread (process context, sleeping PERIOD_US between
  * bursts), an hrtimer in HRTIMER_MODE_REL_SOFT (softirq) and one in
@@ -44,6 +51,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -132,6 +140,29 @@ struct producer_ring {
 static DEFINE_MUTEX(producer_lock);
 static struct producer_ring rings[PRODUCER_RINGS];
 static struct dentry *producer_dir;
+
+#define SUSPEND_CHANNEL		4
+
+/*
+ * A push while timekeeping is suspended, the one context the kernel API
+ * promises that no other producer here reaches. A syscore_ops suspend
+ * callback of this module would not do: syscore_suspend() runs them in the
+ * reverse order of registration, so a module's runs before timekeeping's,
+ * while the clock still works. Hence a probe on the return of
+ * timekeeping_suspend() (after it set timekeeping_suspended), which
+ * syscore suspend and tick_freeze() (the last CPU entering s2idle) call.
+ * @ring changes only under producer_lock while the probe is unregistered;
+ * the counters are written by the handler alone, which never runs twice
+ * at once (the callers hold a lock or run on the last CPU).
+ */
+static struct {
+	struct kretprobe krp;
+	struct producer_ring *r;	/* armed on, NULL if not */
+	u64 hits;
+	u64 failed;
+	int last_err;
+	u64 irqs_on;
+} susp;
 
 static bool in_ctx(enum producer_ctx ctx)
 {
@@ -281,11 +312,55 @@ static void ring_stop(struct producer_ring *r)
 		producer_stop(&r->prod[c]);
 }
 
+static int suspend_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	u64 hits = susp.hits + 1;
+	int err;
+
+	WRITE_ONCE(susp.hits, hits);
+	if (!irqs_disabled())
+		WRITE_ONCE(susp.irqs_on, susp.irqs_on + 1);
+	err = seqring_push(susp.r->ring, SUSPEND_CHANNEL, hits, "suspend");
+	if (err) {
+		WRITE_ONCE(susp.failed, susp.failed + 1);
+		WRITE_ONCE(susp.last_err, err);
+	}
+	return 0;
+}
+
+static int suspend_arm(struct producer_ring *r)
+{
+	int err;
+
+	if (susp.r)
+		return -EBUSY;
+	memset(&susp, 0, sizeof(susp));
+	susp.krp.kp.symbol_name = "timekeeping_suspend";
+	susp.krp.handler = suspend_ret;
+	susp.krp.maxactive = 2;
+	susp.r = r;
+	err = register_kretprobe(&susp.krp);
+	if (err)
+		susp.r = NULL;
+	return err;
+}
+
+static int suspend_disarm(struct producer_ring *r)
+{
+	if (!susp.r || susp.r != r)
+		return -ENOENT;
+	/* Waits for a handler that runs. */
+	unregister_kretprobe(&susp.krp);
+	susp.r = NULL;
+	return 0;
+}
+
 static void ring_destroy(struct producer_ring *r)
 {
 	int c;
 
 	ring_stop(r);
+	suspend_disarm(r);
 	seqring_destroy(r->ring);
 	r->ring = NULL;
 	for (c = 0; c < CTX_NR; c++) {
@@ -443,6 +518,10 @@ static int run_command(int argc, char **argv)
 		return cmd_wait(r);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[0], "push"))
 		return cmd_push(r, argv[2], argc == 4 ? argv[3] : NULL);
+	if (argc == 2 && !strcmp(argv[0], "suspend"))
+		return suspend_arm(r);
+	if (argc == 2 && !strcmp(argv[0], "unsuspend"))
+		return suspend_disarm(r);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[0], "start"))
 		return cmd_start(r, argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	return -EINVAL;
@@ -491,6 +570,18 @@ static int status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
+static int suspend_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "# RING HITS FAILED LAST_ERROR IRQS_ON\n");
+	mutex_lock(&producer_lock);
+	seq_printf(m, "%s %llu %llu %d %llu\n", susp.r ? susp.r->name : "-",
+		   READ_ONCE(susp.hits), READ_ONCE(susp.failed),
+		   READ_ONCE(susp.last_err), READ_ONCE(susp.irqs_on));
+	mutex_unlock(&producer_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(suspend);
+
 static int __init producer_init(void)
 {
 	producer_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -498,6 +589,7 @@ static int __init producer_init(void)
 		return PTR_ERR(producer_dir);
 	debugfs_create_file("control", 0200, producer_dir, NULL, &control_fops);
 	debugfs_create_file("status", 0444, producer_dir, NULL, &status_fops);
+	debugfs_create_file("suspend", 0444, producer_dir, NULL, &suspend_fops);
 	return 0;
 }
 

@@ -54,8 +54,10 @@ static void ring_test_exit(struct kunit *test)
 static struct seqring_ring *new_ring(struct kunit *test, u32 capacity)
 {
 	struct ring_test_ctx *ctx = test->priv;
+	int ret = seqring_ring_init(&ctx->ring, "kunit", capacity,
+				    seqring_readers_wake);
 
-	KUNIT_ASSERT_EQ(test, seqring_ring_init(&ctx->ring, "kunit", capacity), 0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	ctx->initialized = true;
 	return &ctx->ring;
 }
@@ -681,37 +683,12 @@ static void ring_test_overwritten_before_commit(struct kunit *test)
 }
 
 /*
- * A batch is published whole: each of its readings but the last carries
- * the MORE bit, and publishing stops before a batch that is not complete.
- */
-static void ring_test_batch_more_bits(struct kunit *test)
-{
-	struct seqring_ring *ring = new_ring(test, 8);
-	struct seqring_slots *slots;
-
-	push_batch(test, ring, 1, 3);
-	slots = ring_slots(ring);
-	KUNIT_EXPECT_EQ(test, slots->slot[1].seq, 1 | SEQRING_SLOT_MORE);
-	KUNIT_EXPECT_EQ(test, slots->slot[2].seq, 2 | SEQRING_SLOT_MORE);
-	KUNIT_EXPECT_EQ(test, slots->slot[3].seq, 3ULL);
-
-	/* A batch of 4..6 whose last reading is not stored yet. */
-	atomic64_set(&ring->head, 7);
-	slots->slot[4].seq = 4 | SEQRING_SLOT_MORE;
-	slots->slot[5].seq = 5 | SEQRING_SLOT_MORE;
-	push_singles(test, ring, 7, 1);
-	expect_stats(test, ring, 3, 3, 0, 0, 1, 3);
-	fake_commit(ring, 6, 6);
-	push_singles(test, ring, 8, 1);
-	expect_stats(test, ring, 8, 8, 0, 0, 1, 8);
-}
-
-/*
- * The wake-up threshold is the pusher's to check: a reader armed for 3
+ * The wake-up threshold is the waker's to check: a reader armed for 3
  * readings sets the ring's wake_seq to cursor + 3; pushes below it leave
- * it; the push that reaches it wakes the reader, which then drops out of
- * wake_seq until it arms again. A second reader with a lower threshold
- * lowers wake_seq; the lowest target wins.
+ * it; the push that reaches it has the reader woken and taken off the
+ * list of armed readers, out of wake_seq until it arms again. A second
+ * reader with a lower threshold lowers wake_seq; the lowest target wins.
+ * The wake-up runs in the ring's worker: flushed before each look.
  */
 static void ring_test_wake_threshold(struct kunit *test)
 {
@@ -725,12 +702,18 @@ static void ring_test_wake_threshold(struct kunit *test)
 	a.wakeup = 3;
 	KUNIT_EXPECT_FALSE(test, seqring_reader_arm(&a, ring));
 	KUNIT_EXPECT_EQ(test, ring->wake_seq, 4ULL);
+	KUNIT_EXPECT_TRUE(test, a.armed);
 	push_singles(test, ring, 1, 2);
+	flush_work(&ring->wake_work);
 	KUNIT_EXPECT_EQ(test, ring->wake_seq, 4ULL);
 	KUNIT_EXPECT_FALSE(test, seqring_reader_ready(&a, ring));
+	KUNIT_EXPECT_TRUE(test, a.armed);
 	push_singles(test, ring, 3, 1);
+	flush_work(&ring->wake_work);
 	KUNIT_EXPECT_TRUE(test, seqring_reader_ready(&a, ring));
 	KUNIT_EXPECT_EQ(test, ring->wake_seq, U64_MAX);
+	KUNIT_EXPECT_FALSE(test, a.armed);
+	KUNIT_EXPECT_TRUE(test, list_empty(&ring->readers));
 
 	/* a read all three; b wants 1, a 3 more: b's target is lower. */
 	atomic64_set(&a.cursor, 4);
@@ -739,15 +722,18 @@ static void ring_test_wake_threshold(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, seqring_reader_arm(&b, ring));
 	KUNIT_EXPECT_EQ(test, ring->wake_seq, 5ULL);
 	push_singles(test, ring, 4, 1);
-	/* b woken and out; a still waits for seq 7. */
+	flush_work(&ring->wake_work);
+	/* b woken and off the list; a still waits for seq 7. */
 	KUNIT_EXPECT_EQ(test, ring->wake_seq, 7ULL);
+	KUNIT_EXPECT_FALSE(test, b.armed);
+	KUNIT_EXPECT_TRUE(test, a.armed);
 
 	/* A threshold above the capacity counts as the capacity. */
 	a.wakeup = 100;
 	KUNIT_EXPECT_EQ(test, seqring_reader_target(&a, 8), 4ULL + 8);
 
-	seqring_reader_remove(&a, ring);
-	seqring_reader_remove(&b, ring);
+	seqring_reader_disarm(&a, ring);
+	seqring_reader_disarm(&b, ring);
 	KUNIT_EXPECT_TRUE(test, list_empty(&ring->readers));
 }
 
@@ -870,7 +856,9 @@ static struct walk *walk_open(struct kunit *test, u32 capacity)
 	struct walk *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w);
-	KUNIT_ASSERT_EQ(test, seqring_ring_init(&w->sr.ring, "kunit", capacity), 0);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&w->sr.ring, "kunit",
+						capacity, seqring_readers_wake),
+			0);
 	w->it.sr = &w->sr;
 	w->it.end = seqring_ring_next_seq(&w->sr.ring);
 	w->m.private = &w->it;
@@ -1042,7 +1030,8 @@ static void ring_test_open_gate(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sr);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, file);
-	KUNIT_ASSERT_EQ(test, seqring_ring_init(&sr->ring, "kunit", 4), 0);
+	KUNIT_ASSERT_EQ(test, seqring_ring_init(&sr->ring, "kunit", 4,
+						seqring_readers_wake), 0);
 
 	KUNIT_EXPECT_EQ(test, seqring_listing_open_dev(file, sr), -ENODEV);
 	KUNIT_EXPECT_PTR_EQ(test, file->private_data, NULL);
@@ -1080,7 +1069,6 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_copy_torn_slot),
 	KUNIT_CASE(ring_test_publish_waits_for_slow_producer),
 	KUNIT_CASE(ring_test_overwritten_before_commit),
-	KUNIT_CASE(ring_test_batch_more_bits),
 	KUNIT_CASE(ring_test_resize),
 	KUNIT_CASE(ring_test_wake_threshold),
 	KUNIT_CASE(ring_test_stats_lockless),

@@ -27,10 +27,11 @@
 /**
  * struct seqring_reading - one sample, as pushed by userspace
  * @timestamp_ns: time of the sample in nanoseconds since the epoch; 0 asks
- *	the driver to stamp it: CLOCK_REALTIME, read when the reading gets
- *	its sequence number, and never earlier than the driver's stamp of the
- *	reading before it (so the driver's stamps never decrease along
- *	sequence numbers, even when the clock is set back)
+ *	the driver to stamp it: CLOCK_REALTIME (ktime_get_real_fast_ns(),
+ *	safe in any context), read when the reading gets its sequence
+ *	number, and never earlier than the driver's stamp of the reading
+ *	before it (so the driver's stamps never decrease along sequence
+ *	numbers, even when the clock is set back)
  * @value: the sample
  * @channel: free-form channel number
  * @flags: must be zero
@@ -107,7 +108,11 @@ struct seqring_record {
 
 /* Push one reading. */
 #define SEQRING_IOC_PUSH	_IOW(SEQRING_IOC_MAGIC, 0x01, struct seqring_reading)
-/* Push @count readings: all of them, or none if any is invalid. */
+/*
+ * Push @count readings: all of them, or none if any is invalid. They are
+ * published in chunks of 32, in order: a reader may see the first chunks
+ * before the rest, and a CLEAR may fall between two chunks.
+ */
 #define SEQRING_IOC_PUSH_BATCH	_IOW(SEQRING_IOC_MAGIC, 0x02, struct seqring_batch)
 /* Read the counters. */
 #define SEQRING_IOC_GET_STATS	_IOR(SEQRING_IOC_MAGIC, 0x03, struct seqring_stats)

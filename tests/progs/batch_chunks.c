@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * batch_atomic - a batch becomes visible all at once, and CLEAR never
- * discards part of one
+ * batch_chunks - a batch becomes visible in order, chunk by chunk, and a
+ * CLEAR falls only between two chunks of one
  *
- * Usage: batch_atomic [-b B] [-t SECS]
+ * Usage: batch_chunks [-b B] [-t SECS]
  *
- * Forks a writer that pushes batches of B readings (default 1000, more than
- * one lock hold of the old driver's 256) with PUSH_BATCH, batch k as
+ * Forks a writer that pushes batches of B readings (default 1000, 31
+ * chunks of SEQRING_CHUNK = 32 and a part) with PUSH_BATCH, batch k as
  * channel k and values 0..B-1, and a clearer that CLEARs at random gaps of
  * 0 to 20 ms. The writer never overwrites: it waits for the clearer while
  * the ring (whose capacity must be a multiple of B) has no room for a
  * batch, so readings only ever leave the ring through CLEAR. Meanwhile,
  * for SECS seconds (default 10), the parent observes:
- *   - GET_STATS: total, count and cleared are multiples of B, dropped is
- *     0, and total == count + dropped + cleared;
- *   - sysfs total and count: multiples of B;
+ *   - GET_STATS: dropped is 0, total == count + dropped + cleared, and
+ *     total and cleared end at a chunk: a multiple of 32 into a batch, or
+ *     its end (the writer is the only producer, so next_seq moves a whole
+ *     chunk at a time);
+ *   - sysfs total: never goes down, and ends at a chunk too;
  *   - the listing, read whole: the readings of each batch are consecutive
- *     values, never with a gap, and when cleared did not change while it
- *     was read, every batch in it is complete (values 0..B-1): a listing
- *     ends at the newest reading of its open, which ends a batch.
+ *     values, never with a gap, and a batch that does not start at value 0
+ *     starts at a chunk (a CLEAR fell between two chunks);
+ *   - when cleared did not change while it was read, every batch in it is
+ *     complete (values 0..B-1) but the oldest, which a CLEAR before may
+ *     have cut between two chunks, and the newest, which may be a prefix
+ *     of whole chunks: readers see a batch in order.
  *
  * Then, as TAP, one result per kind of observation, each saying how many
  * observations were made and showing the first bad one. Exit status 0 if
@@ -42,6 +47,8 @@
 #define MAX_BATCH	SEQRING_BATCH_MAX
 #define READ_BUF	(64 * 1024)
 #define BAD_LEN		256
+/* The driver's SEQRING_CHUNK (driver/seqring.h): readings per section. */
+#define CHUNK		32
 
 static unsigned long long batch = 1000;
 
@@ -90,7 +97,7 @@ static void writer(void)
 			r[i].timestamp_ns = 1;
 			r[i].channel = k;
 			r[i].value = (long long)i;
-			strcpy(r[i].label, "atomic");
+			strcpy(r[i].label, "chunks");
 		}
 		if (ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b))
 			_exit(errno);
@@ -170,6 +177,13 @@ static void tally_bad(struct tally *t, const char *fmt, ...)
 }
 
 static struct tally t_stats, t_sysfs, t_gaps, t_whole;
+
+/* Does sequence number count @n end at a chunk of a batch? */
+static bool at_chunk(unsigned long long n)
+{
+	return n % batch % CHUNK == 0;
+}
+
 static unsigned long long listings;
 static char *text;
 
@@ -206,13 +220,30 @@ static long read_listing(void)
 	return (long)len;
 }
 
+/*
+ * Check the batch just ended in a listing (values @first..@last); @oldest:
+ * it is the listing's first, which a CLEAR before the listing may have cut
+ * between two chunks; @newest: its last, which may not be complete yet.
+ */
+static void check_batch(unsigned long long ch, unsigned long long first,
+			unsigned long long last, bool oldest, bool newest)
+{
+	if ((!oldest && first != 0) ||
+	    (!newest && last != batch - 1) ||
+	    (newest && (last + 1) % CHUNK && last != batch - 1))
+		tally_bad(&t_whole,
+			  "listing %llu: batch %llu shows values %llu..%llu of 0..%llu%s%s",
+			  listings, ch, first, last, batch - 1,
+			  oldest ? " (its oldest)" : "", newest ? " (its newest)" : "");
+}
+
 /* Check one listing; @quiet: nothing was cleared meanwhile. */
 static void check_listing(bool quiet)
 {
 	unsigned long long seq, ts, ch, cur_ch = ~0ULL, first = 0, last = 0;
+	unsigned long long batches = 0;
 	long long val;
 	char *line, *save = NULL;
-	bool have = false;
 
 	listings++;
 	if (quiet)
@@ -226,7 +257,7 @@ static void check_listing(bool quiet)
 			tally_bad(&t_gaps, "listing %llu: bad line '%.80s'", listings, line);
 			return;
 		}
-		if (have && ch == cur_ch) {
+		if (batches && ch == cur_ch) {
 			if ((unsigned long long)val != last + 1)
 				tally_bad(&t_gaps,
 					  "listing %llu: batch %llu has value %lld after %llu",
@@ -234,26 +265,25 @@ static void check_listing(bool quiet)
 			last = (unsigned long long)val;
 			continue;
 		}
-		if (have && quiet && (first != 0 || last != batch - 1))
-			tally_bad(&t_whole,
-				  "listing %llu: batch %llu shows values %llu..%llu of 0..%llu",
-				  listings, cur_ch, first, last, batch - 1);
-		have = true;
+		if (batches && quiet)
+			check_batch(cur_ch, first, last, batches == 1, false);
+		batches++;
 		cur_ch = ch;
 		first = (unsigned long long)val;
 		last = first;
+		if (first % CHUNK)
+			tally_bad(&t_gaps,
+				  "listing %llu: batch %llu starts at value %llu, inside a chunk",
+				  listings, ch, first);
 	}
-	if (have && quiet && (first != 0 || last != batch - 1))
-		tally_bad(&t_whole,
-			  "listing %llu: its last batch %llu shows values %llu..%llu of 0..%llu",
-			  listings, cur_ch, first, last, batch - 1);
+	if (batches && quiet)
+		check_batch(cur_ch, first, last, batches == 1, true);
 }
 
 static void check_stats(const struct seqring_stats *s)
 {
 	t_stats.seen++;
-	if (s->total % batch || s->count % batch || s->dropped ||
-	    s->cleared % batch ||
+	if (!at_chunk(s->total) || s->dropped || !at_chunk(s->cleared) ||
 	    s->total != s->count + s->dropped + s->cleared)
 		tally_bad(&t_stats, "total %llu count %llu dropped %llu cleared %llu",
 			  (unsigned long long)s->total, (unsigned long long)s->count,
@@ -263,19 +293,22 @@ static void check_stats(const struct seqring_stats *s)
 static void report(struct tally *t, const char *what, const char *desc)
 {
 	if (tap_result(t->seen && !t->bad, "%s", desc)) {
-		tap_diag("%llu %s, all whole", t->seen, what);
+		tap_diag("%llu %s, all in whole chunks", t->seen, what);
 		return;
 	}
-	if (!t->seen)
+	if (!t->seen) {
 		tap_diag("expected some %s, got none", what);
-	else
-		tap_diag("expected only whole batches of %llu in %llu %s, got %llu bad; first: %s",
-			 batch, t->seen, what, t->bad, t->first);
+		return;
+	}
+	tap_diag("expected batches of %llu in order, in whole chunks of %d, in %llu %s;",
+		 batch, CHUNK, t->seen, what);
+	tap_diag("got %llu bad; first: %s", t->bad, t->first);
 }
 
 int main(int argc, char **argv)
 {
 	struct seqring_stats before, after;
+	unsigned long long prev_total = 0;
 	double secs = 10, t0;
 	pid_t wpid, cpid;
 	int fd, opt, st;
@@ -311,15 +344,16 @@ int main(int argc, char **argv)
 
 	t0 = now_s();
 	while (now_s() - t0 < secs) {
-		unsigned long long tot, cnt;
+		unsigned long long tot;
 
 		before = get_stats(fd);
 		check_stats(&before);
 		tot = sysfs_u("total");
-		cnt = sysfs_u("count");
 		t_sysfs.seen++;
-		if (tot % batch || cnt % batch)
-			tally_bad(&t_sysfs, "sysfs total %llu count %llu", tot, cnt);
+		if (!at_chunk(tot) || tot < prev_total)
+			tally_bad(&t_sysfs, "sysfs total %llu after %llu", tot,
+				  prev_total);
+		prev_total = tot;
 		if (read_listing() < 0) {
 			printf("# reading %s: %s\n", PROC_PATH, errname(errno));
 			break;
@@ -343,16 +377,16 @@ int main(int argc, char **argv)
 		 (unsigned long long)after.cleared, (unsigned long long)after.dropped);
 
 	report(&t_stats, "GET_STATS snapshots",
-	       "GET_STATS only ever counts whole batches, with CLEAR in a loop");
-	report(&t_sysfs, "sysfs total/count reads",
-	       "sysfs total and count only ever count whole batches");
+	       "GET_STATS counts whole chunks that add up, with CLEAR in a loop");
+	report(&t_sysfs, "sysfs total reads",
+	       "sysfs total counts whole chunks and never goes down");
 	report(&t_gaps, "listings",
-	       "no listing shows a batch with a gap in it");
+	       "no listing shows a batch with a gap, or cut inside a chunk");
 	report(&t_whole, "listings read with no CLEAR meanwhile",
-	       "a listing read with no CLEAR meanwhile shows only whole batches");
+	       "a listing read with no CLEAR meanwhile shows whole batches but its two ends");
 	return tap_failed ? 1 : 0;
 
 usage:
-	fprintf(stderr, "usage: batch_atomic [-b B] [-t SECS]\n");
+	fprintf(stderr, "usage: batch_chunks [-b B] [-t SECS]\n");
 	return 2;
 }

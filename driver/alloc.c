@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - a ring's memory and its references
+ *
+ * A ring has two kinds of users: whoever made it (the module, or the
+ * driver that called seqring_create()), and the open files of its device.
+ * Each holds a reference; the ring's memory goes with the last one, so a
+ * driver can destroy its ring, and unload, while a reader still holds
+ * /dev/seqring-NAME open. The files (chardev.c, listing.c) drop their
+ * references here, below rings.c, which gives a ring its files.
+ */
+
+#include <linux/err.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "seqring.h"
+
+/**
+ * seqring_alloc - allocate a ring that has no files yet
+ * @name: "" for the default ring, else a name seqring_create() accepted
+ * @capacity: 1 to %SEQRING_CAPACITY_MAX
+ *
+ * Return: the ring, holding one reference, or ERR_PTR(-EINVAL) for a
+ * capacity out of range, ERR_PTR(-ENOMEM).
+ */
+struct seqring *seqring_alloc(const char *name, u32 capacity)
+{
+	struct seqring *sr;
+
+	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
+		return ERR_PTR(-EINVAL);
+
+	sr = kzalloc(sizeof(*sr), GFP_KERNEL_ACCOUNT);
+	if (!sr)
+		return ERR_PTR(-ENOMEM);
+	strscpy(sr->name, name, sizeof(sr->name));
+	if (*name)
+		snprintf(sr->devname, sizeof(sr->devname), "%s-%s",
+			 SEQRING_NAME, name);
+	else
+		strscpy(sr->devname, SEQRING_NAME, sizeof(sr->devname));
+	kref_init(&sr->ref);
+	INIT_LIST_HEAD(&sr->node);
+	mutex_init(&sr->clients_lock);
+	INIT_LIST_HEAD(&sr->clients);
+
+	if (seqring_ring_init(&sr->ring, sr->devname, capacity,
+			      seqring_readers_wake)) {
+		mutex_destroy(&sr->clients_lock);
+		kfree(sr);
+		return ERR_PTR(-ENOMEM);
+	}
+	return sr;
+}
+
+static void seqring_free(struct kref *ref)
+{
+	struct seqring *sr = container_of(ref, struct seqring, ref);
+
+	seqring_ring_destroy(&sr->ring);
+	mutex_destroy(&sr->clients_lock);
+	kfree(sr);
+}
+
+/**
+ * seqring_put - drop a reference to a ring
+ * @sr: the ring; freed with the last reference
+ */
+void seqring_put(struct seqring *sr)
+{
+	kref_put(&sr->ref, seqring_free);
+}
