@@ -197,7 +197,8 @@ inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev libseqring1" \
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
 	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/bin usr/share/man \
 	lib/systemd/system \
-	usr/include/linux usr/lib/sysusers.d usr/share/pkgconfig \
+	usr/include usr/lib/sysusers.d usr/share/pkgconfig \
+	"usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)" \
 	\( -iname '*seqring*' -o -name 'sequence.ko*' \) 2>/dev/null)
 is "" "$left" "nothing of seqring is left after the purge"
 is "" "$(tests/roots/inroot.sh "$root" dkms status 2>/dev/null | grep seqring)" \
