@@ -25,13 +25,15 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
 	prune-cache bench-arch check-litmus \
-	check-all install install-tools install-bin install-conf install-dev install-dkms \
+	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
 all: modules tool progs extmod
 
 modules:
-	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR" >&2; exit 1; }
+	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': install the" \
+		"headers of Linux $(KVER) (apt-get install linux-headers-$(KVER))," \
+		"run 'make deps', or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # A module outside the tree, built against it as README tells a driver
@@ -76,7 +78,7 @@ help:
 	@echo "  kcsan-kernel  only build (or find cached) the KCSAN kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
-	@echo "  check-fresh  README's quick start (make demo, make check) in a fresh"
+	@echo "  check-fresh  the VM quick start (doc/testing.md) in a fresh"
 	@echo "           debootstrapped bookworm root with only git and make"
 	@echo "  check-kernels  the check tier on each kernel of"
 	@echo "           tests/kernels/kernels.list (5.10 to sid's newest, -rt"
@@ -107,10 +109,10 @@ help:
 	@echo "           tests/litmus/*.litmus Never and each of its mutants"
 	@echo "           (tests/litmus/mutants/) Sometimes (TAP)"
 	@echo "  install  install the modules for KVER (modules_install, depmod)"
-	@echo "  install-tools  install the tool, man pages, header and seqring.pc,"
+	@echo "  install-tools  install the tool, man pages, libseqring, headers and seqring.pc,"
 	@echo "           udev rule, sysusers.d entry, systemd units,"
 	@echo "           modprobe.d/modules-load.d examples (= install-bin,"
-	@echo "           install-conf, install-dev)"
+	@echo "           install-conf, install-lib, install-dev)"
 	@echo "  install-dkms   copy the DKMS sources to /usr/src/seqring-VERSION"
 	@echo "           and have DKMS build and install them"
 	@echo "  uninstall      remove what install and install-tools installed"
@@ -130,7 +132,7 @@ deps:
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 CHECKPATCH := build/checkpatch/scripts/checkpatch.pl
 # (kbuild writes NAME.mod.c beside the modules of samples/ and tests/extmod.)
-LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] \
+LINT_FILES := $(filter-out %.mod.c,$(wildcard driver/*.[ch] samples/*.[ch] tools/*.[ch] tools/lib/*.[ch] \
 		tests/progs/*.[ch] tests/bench/*.[ch] tests/debug/*.[ch] tests/kunit/*.[ch] \
 		tests/extmod/*.[ch] tests/kmod/*.[ch])) \
 		include/uapi/linux/seqring.h include/linux/seqring.h
@@ -144,9 +146,11 @@ $(CHECKPATCH):
 
 # driver/compat.h is where version checks belong: there only, checkpatch
 # is told to accept them; a trace event header has the layout of
-# include/trace/events/, which checkpatch's open-ended-line checks dislike. tests/docs/check-docs.sh checks the man pages
-# against the code (options, commands, ioctls, errnos, files).
-lint: $(CHECKPATCH)
+# include/trace/events/, which checkpatch's open-ended-line checks dislike.
+# tests/docs/check-docs.sh runs mandoc -Tlint on the man pages and checks
+# them against the code (options, commands, ioctls, errnos, files), asking
+# the tool as built for its options: hence `tool`.
+lint: $(CHECKPATCH) tool
 	tests/docs/check-docs.sh
 	$(CHECKPATCH) --strict --no-tree --quiet -f $(filter-out driver/compat.h driver/seqring_trace.h,$(LINT_FILES))
 	$(CHECKPATCH) --strict --no-tree --quiet -f \
@@ -291,8 +295,12 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-# The header is the same on every architecture: its .pc goes to share/.
-PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+# libseqring; Debian's packages give the multiarch directory
+# (/usr/lib/x86_64-linux-gnu). Its .pc names the library: it goes beside it.
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+LIB_VERSION := 1.0.0
+LIB_SONAME := libseqring.so.1
 # Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
 # the administrator's own go to /etc.
 # systemd units go where Debian bookworm's systemd.pc says
@@ -308,6 +316,7 @@ else
   SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 endif
 UNITS := seqring-journal.service seqring-journal@.service seqring-metrics.service \
+	seqring-metrics@.service seqring-metrics@.timer \
 	seqring-metrics.timer
 # Beside Debian's own DKMS (updates/dkms), a hand-installed module goes
 # where kbuild puts external modules by default.
@@ -327,10 +336,11 @@ install:
 		SEQRING_TEST_MODULES=n modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
-# install-tools is three parts, which the Debian packages take apart:
+# install-tools is four parts, which the Debian packages take apart:
 # install-bin (seqring-tools), install-conf (the module's modprobe.d and
-# modules-load.d examples: seqring-dkms) and install-dev (seqring-dev).
-install-tools: install-bin install-conf install-dev
+# modules-load.d examples: seqring-dkms), install-lib (libseqring1) and
+# install-dev (seqring-dev).
+install-tools: install-bin install-conf install-lib install-dev
 
 # The tool is built for the C library (it is statically linked only for
 # the test VM), so build it afresh: `make tool` links it -static.
@@ -361,11 +371,25 @@ install-conf:
 	install -D -m 0644 conf/modules-load.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf
 
+# The shared library, for other programs (seqringctl links the archive;
+# tools/Makefile says why). Without DESTDIR, ldconfig makes its soname
+# link known at once.
+install-lib:
+	$(MAKE) -C tools STATIC=0 lib/libseqring.so.$(LIB_VERSION)
+	install -D -m 0644 tools/lib/libseqring.so.$(LIB_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION)
+	ln -sf libseqring.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	$(if $(DESTDIR),,ldconfig)
+
 install-dev:
 	install -D -m 0644 include/uapi/linux/seqring.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
+	install -D -m 0644 tools/lib/libseqring.h $(DESTDIR)$(INCLUDEDIR)/libseqring.h
+	mkdir -p $(DESTDIR)$(LIBDIR)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so
 	mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
-	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(SEQRING_VERSION)|' \
+	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@VERSION@|$(SEQRING_VERSION)|' \
 		include/seqring.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
 
@@ -379,6 +403,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
 		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
+		$(DESTDIR)$(INCLUDEDIR)/libseqring.h \
+		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
@@ -402,6 +429,10 @@ DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
 # dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD).
 install-dkms:
+ifeq ($(DESTDIR),)
+	@test -d /lib/modules/$(KVER)/build || { echo "no headers for Linux $(KVER):" \
+		"apt-get install linux-headers-$(KVER)" >&2; exit 1; }
+endif
 	for f in $(DKMS_SRC); do \
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
@@ -436,8 +467,9 @@ sign: modules
 
 # --- Debian packages ------------------------------------------------------------
 # Builds, from a copy of the tree's files (tracked and new, not ignored, so
-# no build products), seqring-dkms_VERSION_all.deb and
-# seqring-tools_VERSION_ARCH.deb (plus the source package) into build/deb/,
+# no build products), seqring-dkms_VERSION_all.deb,
+# seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb and
+# seqring-dev_VERSION_ARCH.deb (plus the source package) into build/deb/,
 # then runs lintian on them: any error or warning fails the target
 # (debian/*.lintian-overrides hold the accepted ones, with reasons).
 DEB_OUT := build/deb
@@ -453,7 +485,7 @@ deb:
 		xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] || continue; \
 			cp -P --parents -- "$$f" $(DEB_SRC)/ || exit 1; done' sh
 	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
-	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/
+	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/src/libseqring*.deb $(DEB_OUT)/
 	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(SEQRING_VERSION)_*.changes
 	@ls -1 $(DEB_OUT)/*.deb
 

@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <linux/seqring.h>
 
-#include "seqring-utils.h"
+#include "lib/libseqring.h"
 #include "seqringctl.h"
 
 #define JOURNAL_SOCKET		"/run/systemd/journal/socket"
@@ -76,11 +76,21 @@ static void add_binary(struct datagram *d, const char *key, const char *val,
 	d->buf[d->len++] = '\n';
 }
 
-int journal_send(int fd, const struct seqring_record *rec,
-		 const char *escaped_label)
+void reading_message(char *buf, size_t size,
+		     const struct seqring_reading *r)
+{
+	char label[SRL_ESCAPED_LABEL_LEN];
+
+	srl_escape_label(label, r->label);
+	snprintf(buf, size, "channel %u value %lld label %s", r->channel,
+		 (long long)r->value, label);
+}
+
+int journal_send(int fd, const struct seqring_record *rec)
 {
 	const struct seqring_reading *r = &rec->reading;
 	time_t sec = r->timestamp_ns / 1000000000;
+	char message[JOURNAL_MESSAGE_LEN];
 	char stamp[32] = "";
 	struct datagram d = { .len = 0 };
 	struct tm tm;
@@ -89,8 +99,8 @@ int journal_send(int fd, const struct seqring_record *rec,
 	if (localtime_r(&sec, &tm))
 		strftime(stamp, sizeof(stamp), "%b %e %H:%M:%S", &tm);
 
-	add_text(&d, "MESSAGE", "channel %u value %lld label %s", r->channel,
-		 (long long)r->value, escaped_label);
+	reading_message(message, sizeof(message), r);
+	add_text(&d, "MESSAGE", "%s", message);
 	add_text(&d, "PRIORITY", "6");
 	add_text(&d, "SYSLOG_IDENTIFIER", "seqringctl");
 	add_text(&d, "SYSLOG_TIMESTAMP", "%s", stamp);

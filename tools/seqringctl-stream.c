@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seqringctl-stream - the commands that read the stream of /dev/seqring:
- * dump prints what the ring holds and exits, watch follows it like tail -f
+ * dump prints what the ring holds and exits, watch (or dump -f) follows it
+ * like tail -f; both with journalctl's options (-n, -f, --since, --until,
+ * -o) for what and how
  *
  * Each open file of the device reads whole struct seqring_record from a
  * cursor of its own (seqring(4)): from the oldest reading held, or with
@@ -21,6 +23,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,7 @@
 #include <sys/stat.h>
 #include <linux/seqring.h>
 
-#include "seqring-utils.h"
+#include "lib/libseqring.h"
 #include "seqringctl.h"
 
 /* Records per read(): 12 KiB, a few hundred lines of output per flush. */
@@ -41,6 +44,28 @@ enum {
 	OPT_CURSOR_FILE,
 	OPT_TIME_FORMAT,
 	OPT_JOURNAL,
+	OPT_COUNT,
+};
+
+/* -o MODE, as journalctl names its own; listing is the default. */
+enum output_mode {
+	OUT_LISTING,		/* SEQ TIMESTAMP_NS CHANNEL VALUE LABEL */
+	OUT_SHORT,		/* Dec 04 21:07:31 seqring[SEQ]: MESSAGE */
+	OUT_SHORT_PRECISE,	/* Dec 04 21:07:31.123456 seqring[SEQ]: ... */
+	OUT_SHORT_ISO,		/* 2026-12-04T21:07:31+01:00 seqring[SEQ]: ... */
+	OUT_JSON,		/* one object per line */
+	OUT_JSON_PRETTY,	/* one object, one member a line */
+	OUT_CAT,		/* MESSAGE */
+};
+
+static const char * const output_names[] = {
+	[OUT_LISTING] = "listing",
+	[OUT_SHORT] = "short",
+	[OUT_SHORT_PRECISE] = "short-precise",
+	[OUT_SHORT_ISO] = "short-iso",
+	[OUT_JSON] = "json",
+	[OUT_JSON_PRETTY] = "json-pretty",
+	[OUT_CAT] = "cat",
 };
 
 /* The signals that end watch, as they end tail -f. */
@@ -59,37 +84,6 @@ static void watch_on_signal(int sig)
 }
 
 /*
- * The listing's escaping, so that watch output and /proc/seqring can be
- * compared line for line: a label is one word of printable ASCII, with
- * every byte that could split or hide a field (controls, space, DEL,
- * non-ASCII) and the backslash written as \ooo. "-" stands for the empty
- * label, so a label that is "-" itself is written \055.
- */
-void escape_label(char *buf, const char *label)
-{
-	const unsigned char *p = (const unsigned char *)label;
-	size_t len = strnlen(label, SEQRING_LABEL_LEN);
-	char *o = buf;
-	size_t i;
-
-	if (!len) {
-		strcpy(buf, "-");
-		return;
-	}
-	if (len == 1 && p[0] == '-') {
-		strcpy(buf, "\\055");
-		return;
-	}
-	for (i = 0; i < len; i++) {
-		if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == '\\')
-			o += sprintf(o, "\\%03o", p[i]);
-		else
-			*o++ = p[i];
-	}
-	*o = '\0';
-}
-
-/*
  * A label is any bytes, a JSON string is Unicode text. As journald's JSON
  * output does: a label that is valid UTF-8 is a string (its characters as
  * they are; the quote, the backslash and the control characters escaped),
@@ -102,7 +96,7 @@ static void json_print_label(const char *label)
 	size_t len = strnlen(label, SEQRING_LABEL_LEN);
 	size_t i;
 
-	if (!seqring_utf8_valid(label, len)) {
+	if (!srl_utf8_valid(label, len)) {
 		putchar('[');
 		for (i = 0; i < len; i++)
 			printf("%s%u", i ? ", " : "", p[i]);
@@ -121,38 +115,27 @@ static void json_print_label(const char *label)
 	putchar('"');
 }
 
-/* "2026-12-04T21:07:31.123456789+01:00": local time, as dmesg --time-format=iso. */
-#define ISO_TIME_LEN		36
-
-static void format_iso_time(char *buf, __u64 ns)
-{
-	time_t sec = ns / 1000000000;
-	char zone[8] = "+0000";
-	struct tm tm;
-	size_t n;
-
-	if (!localtime_r(&sec, &tm)) {
-		snprintf(buf, ISO_TIME_LEN, "-");
-		return;
-	}
-	n = strftime(buf, ISO_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
-	strftime(zone, sizeof(zone), "%z", &tm);
-	/* ISO 8601 writes the offset +hh:mm; strftime's %z gives +hhmm. */
-	snprintf(buf + n, ISO_TIME_LEN - n, ".%09llu%.3s:%.2s",
-		 (unsigned long long)(ns % 1000000000), zone, zone + 3);
-}
-
 struct stream {
 	const char *device;
 	int fd;
 	bool follow;		/* watch: wait for more; dump: stop at the end */
 	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
-	bool json;
+	enum output_mode mode;	/* -o */
+	const char *ring;	/* the short forms' "identifier": seqring-NAME */
 	int journal;		/* --journal: the journal's socket, else -1 */
 	bool iso_time;		/* -T: the time as ISO 8601, not nanoseconds */
-	bool new_only;		/* watch --new */
-	__u64 limit;		/* readings to show; 0: no limit */
+	bool new_only;		/* watch --new, -n 0 */
+	__u64 limit;		/* --count: readings to show; 0: no limit */
 	__u64 shown;
+	/*
+	 * -n N: of the readings held at the start, the last N that pass the
+	 * filters, kept in a ring of N until the newest held is read.
+	 */
+	bool have_lines;
+	__u64 lines;
+	struct seqring_record *tail;
+	size_t tail_size, tail_len, tail_head;
+	__u64 since, until;	/* --since, --until, in ns; until 0: none */
 	__u64 next_seq;		/* sequence number expected next */
 	__u64 end_seq;		/* dump: the newest reading when it began */
 	bool behind;		/* read() said -EPIPE; next_seq is stale */
@@ -173,6 +156,9 @@ static bool stream_match(const struct stream *st,
 {
 	size_t i;
 
+	if (r->timestamp_ns < st->since ||
+	    (st->until && r->timestamp_ns > st->until))
+		return false;
 	for (i = 0; i < st->nr_channels; i++)
 		if (r->channel == st->channels[i])
 			break;
@@ -184,33 +170,108 @@ static bool stream_match(const struct stream *st,
 	return !st->nr_labels || i < st->nr_labels;
 }
 
+/*
+ * The JSON object of a reading: on one line, or (json-pretty) one member
+ * a line, as journalctl -o json-pretty prints an entry.
+ */
+static void print_json(const struct seqring_record *rec, bool pretty)
+{
+	const struct seqring_reading *r = &rec->reading;
+	const char *sep = pretty ? ",\n\t" : ", ";
+	char time[TIME_LEN];
+
+	format_time(time, sizeof(time), r->timestamp_ns, TIME_ISO_NS);
+	/* 64-bit numbers as strings, as in print_stats(). */
+	printf("{%s\"seq\": \"%llu\"%s\"timestamp_ns\": \"%llu\"%s\"time\": \"%s\"%s",
+	       pretty ? "\n\t" : "", (unsigned long long)rec->seq, sep,
+	       (unsigned long long)r->timestamp_ns, sep, time, sep);
+	printf("\"channel\": %u%s\"value\": \"%lld\"%s\"label\": ",
+	       r->channel, sep, (long long)r->value, sep);
+	json_print_label(r->label);
+	fputs(pretty ? "\n}\n" : "}\n", stdout);
+}
+
 static void stream_print(const struct stream *st,
 			 const struct seqring_record *rec)
 {
+	static const enum time_style short_time[] = {
+		[OUT_SHORT] = TIME_SYSLOG,
+		[OUT_SHORT_PRECISE] = TIME_SYSLOG_US,
+		[OUT_SHORT_ISO] = TIME_ISO,
+	};
 	const struct seqring_reading *r = &rec->reading;
-	char label[ESCAPED_LABEL_LEN];
-	char time[ISO_TIME_LEN];
+	char message[JOURNAL_MESSAGE_LEN];
+	char label[SRL_ESCAPED_LABEL_LEN];
+	char time[TIME_LEN];
 
-	if (st->json || st->iso_time)
-		format_iso_time(time, r->timestamp_ns);
-	if (st->json) {
-		/* 64-bit numbers as strings, as in print_stats(). */
-		printf("{\"seq\": \"%llu\", \"timestamp_ns\": \"%llu\", \"time\": \"%s\", ",
-		       (unsigned long long)rec->seq,
-		       (unsigned long long)r->timestamp_ns, time);
-		printf("\"channel\": %u, \"value\": \"%lld\", \"label\": ",
-		       r->channel, (long long)r->value);
-		json_print_label(r->label);
-		fputs("}\n", stdout);
+	switch (st->mode) {
+	case OUT_JSON:
+	case OUT_JSON_PRETTY:
+		print_json(rec, st->mode == OUT_JSON_PRETTY);
 		return;
+	case OUT_SHORT:
+	case OUT_SHORT_PRECISE:
+	case OUT_SHORT_ISO:
+		format_time(time, sizeof(time), r->timestamp_ns,
+			    short_time[st->mode]);
+		reading_message(message, sizeof(message), r);
+		printf("%s %s[%llu]: %s\n", time, st->ring,
+		       (unsigned long long)rec->seq, message);
+		return;
+	case OUT_CAT:
+		reading_message(message, sizeof(message), r);
+		puts(message);
+		return;
+	case OUT_LISTING:
+		break;
 	}
 	printf("%llu ", (unsigned long long)rec->seq);
-	if (st->iso_time)
+	if (st->iso_time) {
+		format_time(time, sizeof(time), r->timestamp_ns, TIME_ISO_NS);
 		printf("%s ", time);
-	else
+	} else {
 		printf("%llu ", (unsigned long long)r->timestamp_ns);
-	escape_label(label, r->label);
+	}
+	srl_escape_label(label, r->label);
 	printf("%u %lld %s\n", r->channel, (long long)r->value, label);
+}
+
+/* Print a reading, or send it to the journal: 0 or EXIT_FAILURE. */
+static int stream_show(struct stream *st, const struct seqring_record *rec)
+{
+	int ret;
+
+	if (st->journal >= 0) {
+		ret = journal_send(st->journal, rec);
+		/* Not sent: the cursor stays before it. */
+		if (ret)
+			return device_error("journal", "cannot send a reading",
+					    ret);
+	} else {
+		stream_print(st, rec);
+	}
+	st->shown++;
+	return 0;
+}
+
+/* -n: show the last readings kept, oldest first, once. */
+static int tail_flush(struct stream *st)
+{
+	size_t i;
+	int ret;
+
+	if (!st->tail)
+		return 0;
+	for (i = 0; i < st->tail_len && (!st->limit || st->shown < st->limit);
+	     i++) {
+		ret = stream_show(st, &st->tail[(st->tail_head + i) %
+						 st->tail_size]);
+		if (ret)
+			return ret;
+	}
+	free(st->tail);
+	st->tail = NULL;
+	return 0;
 }
 
 /* Readings missed since the cursor: from next_seq up to, not with, @seq. */
@@ -230,9 +291,6 @@ static void report_resume_gap(struct stream *st, __u64 seq)
  */
 static int stream_record(struct stream *st, const struct seqring_record *rec)
 {
-	char label[ESCAPED_LABEL_LEN];
-	int ret;
-
 	/* Shown (or filtered out) by the run that saved the cursor. */
 	if (st->have_after && rec->seq <= st->after)
 		return 0;
@@ -250,20 +308,24 @@ static int stream_record(struct stream *st, const struct seqring_record *rec)
 	if (st->resuming)
 		report_resume_gap(st, rec->seq);
 	st->behind = false;
-	if (stream_match(st, &rec->reading)) {
-		if (st->journal >= 0) {
-			escape_label(label, rec->reading.label);
-			ret = journal_send(st->journal, rec, label);
-			/* Not sent: the cursor stays before it. */
-			if (ret)
-				return device_error("journal",
-						    "cannot send a reading", ret);
-		} else {
-			stream_print(st, rec);
-		}
-		st->shown++;
-	}
 	st->next_seq = rec->seq + 1;
+	if (st->tail && rec->seq <= st->end_seq) {
+		/* One of those held at the start: keep the last N. */
+		if (stream_match(st, &rec->reading) && st->tail_size) {
+			st->tail[(st->tail_head + st->tail_len) %
+				 st->tail_size] = *rec;
+			if (st->tail_len < st->tail_size)
+				st->tail_len++;
+			else
+				st->tail_head = (st->tail_head + 1) %
+						st->tail_size;
+		}
+		return rec->seq == st->end_seq ? tail_flush(st) : 0;
+	}
+	if (tail_flush(st))
+		return EXIT_FAILURE;
+	if (stream_match(st, &rec->reading))
+		return stream_show(st, rec);
 	return 0;
 }
 
@@ -279,11 +341,18 @@ static int stream_start(struct stream *st)
 	struct seqring_stats s;
 	int ret;
 
-	ret = seqring_get_stats(st->fd, &s);
+	ret = srl_get_stats(st->fd, &s);
 	if (ret)
 		return device_error(st->device, "cannot read stats", ret);
 	st->next_seq = (s.count && !st->new_only) ? s.oldest_seq : s.total + 1;
 	st->end_seq = s.total;
+	/* No more than are held can be the last N of them. */
+	if (st->have_lines && s.count && !st->new_only) {
+		st->tail_size = st->lines < s.count ? st->lines : s.count;
+		st->tail = calloc(st->tail_size, sizeof(*st->tail));
+		if (!st->tail)
+			return out_of_memory();
+	}
 	if (!st->have_after)
 		return 0;
 	/*
@@ -305,33 +374,24 @@ static int stream_start(struct stream *st)
 
 /*
  * --cursor-file: the sequence number of the last reading this command
- * read (shown or filtered out), one decimal line. None yet (ENOENT): 0.
+ * read (shown or filtered out). None yet (ENOENT): as without it.
  */
 static int cursor_load(struct stream *st)
 {
-	char buf[32];
-	size_t n;
-	FILE *f;
 	int ret;
 
-	f = fopen(st->cursor_file, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "seqringctl: %s: cannot read the cursor: %s\n",
-			st->cursor_file, strerror(errno));
-		return EXIT_FAILURE;
-	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	ret = seqring_parse_u64(buf, &st->after);
-	if (ret || n == sizeof(buf) - 1) {
+	ret = srl_cursor_load(st->cursor_file, &st->after);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret == -EINVAL) {
 		fprintf(stderr,
 			"seqringctl: %s: not a cursor (one sequence number expected)\n",
 			st->cursor_file);
+		return EXIT_FAILURE;
+	}
+	if (ret) {
+		fprintf(stderr, "seqringctl: %s: cannot read the cursor: %s\n",
+			st->cursor_file, strerror(-ret));
 		return EXIT_FAILURE;
 	}
 	st->have_after = true;
@@ -339,45 +399,21 @@ static int cursor_load(struct stream *st)
 	return 0;
 }
 
-/*
- * Save @seq in the cursor file, replacing it whole (written to FILE.tmp,
- * then renamed over it), so a reader never finds half a number.
- */
+/* Save @seq in the cursor file, if it moved. */
 static int cursor_save(struct stream *st, __u64 seq)
 {
-	char tmp[4096];
-	FILE *f;
-	int err;
+	int ret;
 
 	if (!st->cursor_file || seq <= st->saved)
 		return 0;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", st->cursor_file) >=
-	    (int)sizeof(tmp)) {
-		err = ENAMETOOLONG;
-		goto err;
-	}
-	f = fopen(tmp, "we");
-	if (!f) {
-		err = errno;
-		goto err;
-	}
-	fprintf(f, "%llu\n", (unsigned long long)seq);
-	if (fclose(f)) {
-		err = errno;
-		unlink(tmp);
-		goto err;
-	}
-	if (rename(tmp, st->cursor_file)) {
-		err = errno;
-		unlink(tmp);
-		goto err;
+	ret = srl_cursor_save(st->cursor_file, seq);
+	if (ret) {
+		fprintf(stderr, "seqringctl: %s: cannot save the cursor: %s\n",
+			st->cursor_file, strerror(-ret));
+		return EXIT_FAILURE;
 	}
 	st->saved = seq;
 	return 0;
-err:
-	fprintf(stderr, "seqringctl: %s: cannot save the cursor: %s\n",
-		st->cursor_file, strerror(err));
-	return EXIT_FAILURE;
 }
 
 /*
@@ -415,6 +451,8 @@ static int watch_wait(struct stream *st, const sigset_t *waitmask)
  */
 static int stream_end(struct stream *st)
 {
+	if (tail_flush(st))
+		return EXIT_FAILURE;
 	if (st->end_seq < st->next_seq)
 		return EXIT_SUCCESS;
 	if (st->resuming)
@@ -443,32 +481,36 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 		if (st->limit && !st->nr_channels && !st->nr_labels &&
 		    st->limit - st->shown < want)
 			want = st->limit - st->shown;
-		n = read(st->fd, buf, want * sizeof(buf[0]));
-		if (n < 0) {
-			switch (errno) {
-			case EAGAIN:
-				if (!st->follow)
-					return stream_end(st);
-				if (watch_wait(st, waitmask))
-					return EXIT_FAILURE;
-				continue;
-			case EINTR:
-				continue;
-			case EPIPE:
-				st->behind = true;
-				continue;
-			default:
+		n = srl_read(st->fd, buf, want);
+		switch (n) {
+		case -EAGAIN:
+			if (!st->follow)
+				return stream_end(st);
+			/* All that was held is read: -n's are due. */
+			if (tail_flush(st))
+				return EXIT_FAILURE;
+			errno = 0;
+			if (fflush(stdout) || ferror(stdout))
+				return output_error(errno ? errno : EIO);
+			if (watch_wait(st, waitmask))
+				return EXIT_FAILURE;
+			continue;
+		case -EPIPE:
+			st->behind = true;
+			continue;
+		case -EIO:
+			return device_error(st->device,
+					    "read a partial record", -EIO);
+		case 0:
+			break;
+		default:
+			if (n < 0)
 				return device_error(st->device,
-						    "cannot read readings",
-						    -errno);
-			}
+						    "cannot read readings", n);
 		}
 		if (!n)
 			break;
-		if (n % sizeof(buf[0]))
-			return device_error(st->device,
-					    "read a partial record", -EIO);
-		for (i = 0; i < n / sizeof(buf[0]); i++) {
+		for (i = 0; i < (size_t)n; i++) {
 			/* dump: what was pushed after it began is not its. */
 			if (!st->follow && buf[i].seq > st->end_seq)
 				break;
@@ -486,7 +528,7 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 			return output_error(errno ? errno : EIO);
 		if (cursor_save(st, st->next_seq - 1) || status)
 			return EXIT_FAILURE;
-		if (i < (size_t)n / sizeof(buf[0]) && !st->follow)
+		if (i < (size_t)n && !st->follow)
 			return stream_end(st);
 	}
 	return EXIT_SUCCESS;
@@ -522,41 +564,59 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 {
 	char label[SEQRING_LABEL_LEN];
 	__u32 channel;
-	int opt, ret;
+	int i;
+	int opt;
 
-	while ((opt = getopt_long(argc, argv,
-				  st->follow ? "+jn:Nc:l:Th" : "+jc:l:Th",
-				  cmd->longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			st->json = true;
+			st->mode = OUT_JSON;
+			break;
+		case 'o':
+			i = arg_name(cmd, "output mode", optarg, output_names,
+				     ARRAY_SIZE(output_names));
+			if (i < 0)
+				return EXIT_USAGE;
+			st->mode = i;
+			break;
+		case 'f':
+			st->follow = true;
 			break;
 		case 'n':
-			ret = seqring_parse_u64(optarg, &st->limit);
-			if (!ret && !st->limit)
-				ret = -ERANGE;
-			if (ret) {
-				report_number("", "count", optarg, ret,
-					      "1..18446744073709551615");
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "number of lines", optarg, 0,
+				       UINT64_MAX, &st->lines))
+				return EXIT_USAGE;
+			st->have_lines = true;
+			/* -n 0: none of those held, as --new. */
+			if (!st->lines)
+				st->new_only = true;
+			break;
+		case OPT_COUNT:
+			if (arg_number(cmd, "count", optarg, 1, UINT64_MAX,
+				       &st->limit))
+				return EXIT_USAGE;
+			break;
+		case 'S':
+		case 'U':
+			if (parse_time(optarg, opt == 'S' ? &st->since :
+					       &st->until))
+				return usage_error(cmd,
+						   "invalid time '%s' (as journalctl takes it: \"2026-12-05 10:00[:00]\", 2026-12-05, 10:00, now, today, yesterday, -5min, \"5min ago\", @EPOCH)",
+						   optarg);
 			break;
 		case 'N':
 			st->new_only = true;
 			break;
 		case 'c':
-			ret = seqring_parse_u32(optarg, &channel);
-			if (ret) {
-				report_number("", "channel", optarg, ret,
-					      RANGE_U32);
-				return usage_hint(cmd);
-			}
+			if (arg_u32(cmd, "channel", optarg, &channel))
+				return EXIT_USAGE;
 			if (append(&st->channels, &st->nr_channels, &channel,
 				   sizeof(channel)))
 				return out_of_memory();
 			break;
 		case 'l':
-			if (strlen(optarg) > SEQRING_LABEL_MAX) {
+			if (strlen(optarg) > SRL_LABEL_MAX) {
 				report_label("", optarg);
 				return usage_hint(cmd);
 			}
@@ -570,12 +630,9 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->iso_time = true;
 			break;
 		case OPT_AFTER:
-			ret = seqring_parse_u64(optarg, &st->after);
-			if (ret) {
-				report_number("", "sequence number", optarg,
-					      ret, RANGE_U64);
-				return usage_hint(cmd);
-			}
+			if (arg_number(cmd, "sequence number", optarg, 0,
+				       UINT64_MAX, &st->after))
+				return EXIT_USAGE;
 			st->have_after = true;
 			break;
 		case OPT_CURSOR_FILE:
@@ -590,32 +647,25 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			} else if (!strcmp(optarg, "ns")) {
 				st->iso_time = false;
 			} else {
-				fprintf(stderr,
-					"seqringctl: %s: unknown time format '%s' (ns, iso)\n",
-					cmd->name, optarg);
-				return usage_hint(cmd);
+				return usage_error(cmd, "unknown time format '%s' (ns, iso)",
+						   optarg);
 			}
 			break;
-		case 'h':
-			return cmd_help(cmd);
 		default:
-			return usage_hint(cmd);
+			return other_option(cmd, opt);
 		}
 	}
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
-	if (st->journal >= 0 && st->json) {
-		fprintf(stderr,
-			"seqringctl: %s: --journal goes without --json\n",
-			cmd->name);
-		return usage_hint(cmd);
-	}
-	if (st->have_after && (st->cursor_file || st->new_only)) {
-		fprintf(stderr,
-			"seqringctl: %s: --after goes with neither --cursor-file nor --new\n",
-			cmd->name);
-		return usage_hint(cmd);
-	}
+	if (st->journal >= 0 && st->mode != OUT_LISTING)
+		return usage_error(cmd, "--journal goes without --json and -o");
+	if (st->have_after && (st->cursor_file || st->new_only))
+		return usage_error(cmd, "--after goes with neither --cursor-file nor --new");
+	/* Where a cursor says to go on, the last N held mean nothing. */
+	if (st->have_lines && (st->have_after || st->cursor_file))
+		return usage_error(cmd, "-n goes with neither --after nor --cursor-file");
+	if (st->until && st->until < st->since)
+		return usage_error(cmd, "--until is before --since");
 	return -1;
 }
 
@@ -634,13 +684,15 @@ static int stream_run(const struct command *cmd, struct stream *st,
 	status = stream_parse(cmd, st, argc, argv);
 	if (status >= 0)
 		goto out_free;
+	st->ring = strrchr(st->device, '/') ? strrchr(st->device, '/') + 1 :
+		   st->device;
 
 	if (st->cursor_file) {
 		status = cursor_load(st);
 		if (status)
 			goto out_free;
 	}
-	st->fd = seqring_open(st->device, O_RDONLY | O_NONBLOCK);
+	st->fd = srl_open(st->device, O_RDONLY | O_NONBLOCK);
 	if (st->fd < 0) {
 		status = open_error(st->device, st->fd);
 		goto out_free;
@@ -711,13 +763,25 @@ out_close:
 out_free:
 	free(st->channels);
 	free(st->labels);
+	free(st->tail);
 	return status;
 }
 
-const struct option watch_options[] = {
+/*
+ * dump and watch take the same options: watch is dump -f. Old spellings
+ * stay where they do not clash with journalctl's: -j/--json (-o json),
+ * -T/--time-format, -N/--new (-n 0); watch -n COUNT became --count, as
+ * -n is journalctl's (and tail's) number of lines.
+ */
+const struct option stream_options[] = {
 	{ "json",	no_argument,		NULL,	'j' },
-	{ "count",	required_argument,	NULL,	'n' },
+	{ "output",	required_argument,	NULL,	'o' },
+	{ "follow",	no_argument,		NULL,	'f' },
+	{ "lines",	required_argument,	NULL,	'n' },
 	{ "new",	no_argument,		NULL,	'N' },
+	{ "since",	required_argument,	NULL,	'S' },
+	{ "until",	required_argument,	NULL,	'U' },
+	{ "count",	required_argument,	NULL,	OPT_COUNT },
 	{ "channel",	required_argument,	NULL,	'c' },
 	{ "label",	required_argument,	NULL,	'l' },
 	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
@@ -737,17 +801,6 @@ int cmd_watch(const struct command *cmd, const char *device,
 
 	return stream_run(cmd, &st, argc, argv);
 }
-
-const struct option dump_options[] = {
-	{ "json",	no_argument,		NULL,	'j' },
-	{ "channel",	required_argument,	NULL,	'c' },
-	{ "label",	required_argument,	NULL,	'l' },
-	{ "time-format", required_argument,	NULL,	OPT_TIME_FORMAT },
-	{ "after",	required_argument,	NULL,	OPT_AFTER },
-	{ "cursor-file", required_argument,	NULL,	OPT_CURSOR_FILE },
-	{ "help",	no_argument,		NULL,	'h' },
-	{ NULL,		0,			NULL,	0 }
-};
 
 int cmd_dump(const struct command *cmd, const char *device,
 	     int argc, char **argv)

@@ -3,9 +3,12 @@
  * seqringctl - what the command files share: the command table's entry,
  * and the messages every command gives the same way
  *
- * seqringctl.c has main(), the command table and the commands that do
- * one ioctl; seqringctl-stream.c the commands that read the stream (dump,
- * watch).
+ * Calls go one way, down: seqringctl.c has main(), the command table and
+ * --help, and calls the commands; seqringctl-ring.c has push, feed, clear
+ * and capacity, seqringctl-metrics.c stats, seqringctl-stream.c dump and
+ * watch (which sends to the journal through seqringctl-journal.c); they
+ * use seqringctl-util.c's messages and libseqring (lib/), which calls
+ * nothing of the tool's.
  */
 #ifndef _SEQRINGCTL_H_
 #define _SEQRINGCTL_H_
@@ -14,11 +17,14 @@
 #include <stdbool.h>
 #include <linux/seqring.h>
 
+#include "lib/libseqring.h"
+
 #define EXIT_USAGE		2
+
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
 
 #define RANGE_S64	"-9223372036854775808..9223372036854775807"
 #define RANGE_U32	"0..4294967295"
-#define RANGE_U64	"0..18446744073709551615"
 #define RANGE_CAPACITY	"1..16777216"
 
 struct command {
@@ -26,7 +32,14 @@ struct command {
 	const char *synopsis;
 	const char *summary;
 	const char *options;
-	const struct option *longopts;	/* also listed by --list-options */
+	/*
+	 * getopt_long()'s optstring and table, the one source of the
+	 * options the command takes: --list-options prints them, and so
+	 * the bash completion offers them all, short ones without a long
+	 * form (-T) included.
+	 */
+	const char *shortopts;
+	const struct option *longopts;
 	int (*run)(const struct command *cmd, const char *device,
 		   int argc, char **argv);
 };
@@ -65,40 +78,96 @@ void report_label(const char *where, const char *label);
 int out_of_memory(void);
 
 /*
+ * "seqringctl: COMMAND: " and the message on stderr, then the usage hint:
+ * returns EXIT_USAGE.
+ */
+int usage_error(const struct command *cmd, const char *fmt, ...);
+
+/* An option getopt_long() gave that the command's switch has no case for:
+ * -h is --help, anything else a usage error.
+ */
+int other_option(const struct command *cmd, int opt);
+
+/*
+ * The option argument @str as a decimal number from @min to @max: 0, or
+ * EXIT_USAGE after saying why ("invalid WHAT 'STR': ...").
+ */
+int arg_number(const struct command *cmd, const char *what, const char *str,
+	       __u64 min, __u64 max, __u64 *val);
+int arg_u32(const struct command *cmd, const char *what, const char *str,
+	    __u32 *val);
+/*
+ * The index of @str among the @n @names, or -1 after the usage error
+ * "unknown WHAT 'STR' (NAME, NAME, ...)".
+ */
+int arg_name(const struct command *cmd, const char *what, const char *str,
+	     const char * const *names, size_t n);
+
+/*
  * The systemd journal's socket, connected: a file descriptor, or a
  * negative errno value.
  */
 int journal_connect(void);
 /*
- * One reading as one journal entry: MESSAGE (@escaped_label in it),
+ * One reading as one journal entry: MESSAGE (reading_message()),
  * SYSLOG_TIMESTAMP (the reading's time), SEQRING_SEQ,
  * SEQRING_TIMESTAMP_NS, SEQRING_CHANNEL, SEQRING_VALUE, SEQRING_LABEL.
  * Returns 0 or a negative errno value.
  */
-int journal_send(int fd, const struct seqring_record *rec,
-		 const char *escaped_label);
-
-/* The listing's escaping of a label: one word of printable ASCII. */
-#define ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
-void escape_label(char *buf, const char *label);
-
-/* A Prometheus label value, escaped, without the quotes; on stdout. */
-void prom_label_value(const char *v);
+int journal_send(int fd, const struct seqring_record *rec);
 
 /*
- * The gauges seqring_reading_value and seqring_reading_timestamp_seconds
- * of each channel and label, from the readings @fd (the device, open
- * O_NONBLOCK) reads up to sequence number @end_seq; @label names the
- * device in them. Returns 0 or EXIT_FAILURE after saying why.
+ * The journal entry's MESSAGE, which -o cat and the short forms print too:
+ * "channel 3 value -7 label back\040door" (the listing's escaping).
  */
-int print_readings_prometheus(int fd, const char *device, const char *label,
-			      __u64 end_seq);
+#define JOURNAL_MESSAGE_LEN	(64 + SRL_ESCAPED_LABEL_LEN)
+void reading_message(char *buf, size_t size,
+		     const struct seqring_reading *r);
 
-extern const struct option watch_options[];
-int cmd_watch(const struct command *cmd, const char *device,
-	      int argc, char **argv);
-extern const struct option dump_options[];
+/*
+ * Flush standard output (a failure is one, EPIPE too: see output_error())
+ * and end by the signal that ended a command, if one did; else return
+ * @status for main() to return.
+ */
+int finish(int status);
+
+/*
+ * A time as journalctl takes it (systemd.time(7)), in nanoseconds since
+ * the epoch: "2026-12-05 10:00[:00]", "2026-12-05", "10:00" (today),
+ * "now", "today", "yesterday", "tomorrow", "-5min", "+1h 30min",
+ * "5min ago", "@1764928800[.5]". -EINVAL if it is none of them.
+ */
+int parse_time(const char *s, __u64 *ns);
+
+/* How a reading's time is printed, in local time. */
+enum time_style {
+	TIME_ISO_NS,	/* 2026-12-04T21:07:31.123456789+01:00 (-T, JSON) */
+	TIME_ISO,	/* 2026-12-04T21:07:31+01:00 (-o short-iso) */
+	TIME_SYSLOG,	/* Dec 04 21:07:31 (-o short) */
+	TIME_SYSLOG_US,	/* Dec 04 21:07:31.123456 (-o short-precise) */
+};
+
+#define TIME_LEN	40
+void format_time(char *buf, size_t size, __u64 ns, enum time_style style);
+
+/* The commands, and the options each takes (its getopt_long table). */
+#define DECLARE_COMMAND(name)						\
+	extern const struct option name##_options[];			\
+	int cmd_##name(const struct command *cmd, const char *device,	\
+		       int argc, char **argv)
+
+DECLARE_COMMAND(push);
+DECLARE_COMMAND(feed);
+DECLARE_COMMAND(stats);
+DECLARE_COMMAND(clear);
+DECLARE_COMMAND(capacity);
+
+/* dump and watch (dump -f) take the same options. */
+#define STREAM_SHORTOPTS	"+jo:fn:NS:U:c:l:Th"
+extern const struct option stream_options[];
 int cmd_dump(const struct command *cmd, const char *device,
 	     int argc, char **argv);
+int cmd_watch(const struct command *cmd, const char *device,
+	      int argc, char **argv);
 
 #endif /* _SEQRINGCTL_H_ */

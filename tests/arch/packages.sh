@@ -85,12 +85,12 @@ inroot_ok "dpkg-buildpackage -b on $arch ($version)" \
 	sh -c "cd $src && dpkg-buildpackage -us -uc -b"
 cp "$T/in.log" "$out/build.log"
 diag "built in $(($(date +%s) - t0)) s (log: $out/build.log)"
-debs="seqring-tools_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-dev_${version}_all.deb"
+debs="seqring-tools_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-dev_${version}_$arch.deb libseqring1_${version}_$arch.deb"
 got=
 for d in $debs; do
 	[ -f "$root/build/$d" ] && got="$got $d"
 done
-is " $debs" "$got" "the packages are seqring-tools for $arch, seqring-dkms and seqring-dev"
+is " $debs" "$got" "the packages are seqring-tools, seqring-dev and libseqring1 for $arch, and seqring-dkms"
 tools_deb=$root/build/seqring-tools_${version}_$arch.deb
 dpkg-deb --fsys-tarfile "$tools_deb" 2>/dev/null | tar -xOf - ./usr/bin/seqringctl >"$T/ctl" 2>/dev/null
 machine=$(readelf -h "$T/ctl" 2>/dev/null | sed -n 's/^ *Machine: *//p')

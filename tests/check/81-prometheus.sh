@@ -10,11 +10,14 @@
 # types, the same numbers as `stats` and debugfs, and the device's real
 # path as its label. With --readings, the latest value of each channel and
 # label and that reading's time as gauges; --output writes a file whole.
+# Every run writes seqring_up and seqring_last_scrape_timestamp_seconds,
+# and a run that cannot read the device (module unloaded, not a seqring
+# device) still rewrites the file, with seqring_up 0 alone, and exits 1.
 # (tests/packages/70-promtool.sh checks the output with promtool.)
 
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 20
+plan 25
 
 check_load "load seqring capacity=4" capacity=4 || fail_rest "seqring did not load"
 
@@ -42,10 +45,27 @@ is "$(debugfs_stat total) $(debugfs_stat dropped)" \
 	"pushed and dropped are debugfs total and dropped"
 
 bad=$(printf '%s\n' "$out" | grep -Ev \
-	'^(# HELP seqring_[a-z_]+ .+|# TYPE seqring_[a-z_]+ (gauge|counter)|seqring_[a-z_]+\{device="/dev/seqring"\} [0-9]+)$')
+	'^(# HELP seqring_[a-z_]+ .+|# TYPE seqring_[a-z_]+ (gauge|counter)|seqring_[a-z_]+\{device="/dev/seqring"(,ring="seqring")?\} [0-9]+(\.[0-9]{9})?)$')
 is "" "$bad" "every line is a HELP, TYPE or sample line"
 
-is 7 "$(printf '%s\n' "$out" | grep -c '^seqring_')" "7 samples"
+is 9 "$(printf '%s\n' "$out" | grep -c '^seqring_')" "9 samples"
+
+# up_sample NAME TEXT: the value of NAME{device="/dev/seqring",ring="seqring"}.
+up_sample() {
+	printf '%s\n' "$2" |
+		sed -n "s|^$1{device=\"/dev/seqring\",ring=\"seqring\"} \\([0-9.]*\\)\$|\\1|p"
+}
+before=$(date +%s)
+out=$(seqringctl stats --format=prometheus)
+after=$(date +%s)
+is 1 "$(up_sample seqring_up "$out")" "seqring_up{ring=\"seqring\"} is 1 when the device is read"
+scrape=$(up_sample seqring_last_scrape_timestamp_seconds "$out")
+if [ "${scrape%.*}" -ge "$before" ] 2>/dev/null && [ "${scrape%.*}" -le "$after" ]; then
+	ok "seqring_last_scrape_timestamp_seconds is the time of the run"
+else
+	not_ok "seqring_last_scrape_timestamp_seconds is the time of the run" \
+		"expected $before..$after, got '$scrape'"
+fi
 
 # Each sample's metric has HELP then TYPE right before it.
 order=$(printf '%s\n' "$out" | awk '
@@ -109,7 +129,10 @@ seqringctl stats --readings >"$T/x" 2>&1
 is 2 $? "--readings without --format=prometheus is a usage error (exit 2)"
 seqringctl stats --format=prometheus --readings --output="$T/seqring.prom" >"$T/x" 2>&1
 is "0 0" "$? $(wc -c <"$T/x")" "--output=FILE: exit 0, nothing on stdout"
-if cmp -s "$T/r" "$T/seqring.prom" && [ ! -e "$T/seqring.prom.tmp" ]; then
+# The same but for the time of the run.
+grep -v '^seqring_last_scrape' "$T/r" >"$T/r1"
+grep -v '^seqring_last_scrape' "$T/seqring.prom" >"$T/p1"
+if cmp -s "$T/r1" "$T/p1" && [ ! -e "$T/seqring.prom.tmp" ]; then
 	ok "... FILE has what stdout had, and no FILE.tmp is left"
 else
 	not_ok "... FILE has what stdout had, and no FILE.tmp is left" "$(ls -la "$T")"
@@ -118,5 +141,36 @@ fi
 like "$(seqringctl --version)" '^seqringctl [0-9]+\.[0-9]+\.[0-9]+$' \
 	"--version prints seqringctl VERSION"
 
+# A run that cannot read the device rewrites the file all the same:
+# seqring_up 0, the time of the run, no value of before; exit status 1.
+# The cases: CASE-NAME DEVICE STDERR-PATTERN.
+unreadable_cases="
+unloaded /dev/seqring is.the.module.loaded
+not-a-seqring-device /dev/null not.a.seqring.device
+"
 unload_seqring
+while read -r name dev pattern; do
+	[ -n "$name" ] || continue
+	ring=${dev##*/}
+	before=$(date +%s)
+	seqringctl -d "$dev" stats --format=prometheus --readings \
+		--output="$T/seqring.prom" >"$T/x" 2>"$T/e"
+	st=$?
+	got="$st $(grep -c '^seqring_' "$T/seqring.prom")"
+	got="$got $(sed -n "s|^seqring_up{device=\"$dev\",ring=\"$ring\"} ||p" "$T/seqring.prom")"
+	scrape=$(sed -n 's|^seqring_last_scrape_timestamp_seconds{.*} \([0-9]*\)\..*|\1|p' "$T/seqring.prom")
+	[ "${scrape:-0}" -ge "$before" ] && got="$got fresh"
+	grep -q "$pattern" "$T/e" && got="$got hint"
+	is "1 2 0 fresh hint" "$got" \
+		"$name: exit 1; the file rewritten, seqring_up 0, scrape time fresh; stderr says why" ||
+		diag "file:" "$(cat "$T/seqring.prom")" "stderr:" "$(cat "$T/e")"
+done <<EOF
+$unreadable_cases
+EOF
+
+before=$(date +%s)
+out=$(seqringctl stats --format=prometheus 2>/dev/null)
+is "1 0" "$? $(up_sample seqring_up "$out")" \
+	"without --output: seqring_up 0 on stdout, exit 1"
+
 done_testing

@@ -31,8 +31,8 @@ min_val=-9223372036854775808
 	"$CTL" push 5 ||
 	fail_rest "seqringctl push failed"
 
-"$CTL" watch --json -n 5 >"$T/j" 2>"$T/e"
-is 0 $? "watch --json -n 5 exits 0"
+"$CTL" watch --json --count=5 >"$T/j" 2>"$T/e"
+is 0 $? "watch --json --count=5 exits 0"
 jq -c . "$T/j" >"$T/parsed" 2>"$T/jqe"
 is "0 5" "$? $(wc -l <"$T/parsed")" "jq parses all of it: five JSON texts" ||
 	diag "$(cat "$T/jqe")"

@@ -68,15 +68,15 @@ is 2 $? "a filter label over 15 bytes is a usage error (exit 2)"
 
 # watch -c 3 waits for a reading of channel 3, letting others pass.
 "$CTL" clear
-"$BIN/sigdfl" "$CTL" watch -c 3 -n 1 >"$T/w" 2>"$T/we" &
+"$BIN/sigdfl" "$CTL" watch -c 3 --count=1 >"$T/w" 2>"$T/we" &
 pid=$!
 _tap_pids="$_tap_pids $pid"
 "$CTL" push -c 1 60 && "$CTL" push -c 3 70 && "$CTL" push -c 3 80
 if wait_gone "$pid" 10; then
-	is "70" "$(values "$T/w")" "watch -c 3 -n 1 shows the first reading of channel 3, then exits"
+	is "70" "$(values "$T/w")" "watch -c 3 --count=1 shows the first reading of channel 3, then exits"
 else
 	stop_pid "$pid"
-	not_ok "watch -c 3 -n 1 shows the first reading of channel 3, then exits" \
+	not_ok "watch -c 3 --count=1 shows the first reading of channel 3, then exits" \
 		"still running after 10 s; printed '$(cat "$T/w")'"
 fi
 

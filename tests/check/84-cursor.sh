@@ -34,11 +34,11 @@ is 2 $? "--after with --cursor-file is a usage error (exit 2)"
 
 # Three runs, pushes in between: every reading once, in order.
 cur=$T/cursor
-"$CTL" watch --cursor-file "$cur" -n 2 >"$T/r1" 2>"$T/e1"
+"$CTL" watch --cursor-file "$cur" --count=2 >"$T/r1" 2>"$T/e1"
 is "0 1 2 2" "$? $(seqs "$T/r1") $(cat "$cur")" \
-	"watch --cursor-file (no file yet) -n 2: readings 1 2, cursor file says 2"
+	"watch --cursor-file (no file yet) --count=2: readings 1 2, cursor file says 2"
 "$BIN/push_n" 2
-"$CTL" watch --cursor-file "$cur" -n 3 >"$T/r2" 2>"$T/e2"
+"$CTL" watch --cursor-file "$cur" --count=3 >"$T/r2" 2>"$T/e2"
 is "0 3 4 5 5" "$? $(seqs "$T/r2") $(cat "$cur")" \
 	"a second watch goes on after the cursor: 3 4 5, cursor 5"
 "$CTL" dump --cursor-file "$cur" >"$T/r3" 2>"$T/e3"

@@ -46,9 +46,9 @@ nl=$(printf 'a\nb')
 	"$CTL" push -c 9 -t 1000000000123456789 -- -9223372036854775808 ||
 	fail_rest "seqringctl push failed"
 
-"$CTL" watch --journal --cursor-file "$T/cursor" -n 3 >"$T/out" 2>"$T/err"
+"$CTL" watch --journal --cursor-file "$T/cursor" --count=3 >"$T/out" 2>"$T/err"
 is "0 0 3" "$? $(wc -c <"$T/out") $(cat "$T/cursor")" \
-	"watch --journal --cursor-file -n 3: exit 0, nothing on stdout, cursor 3" ||
+	"watch --journal --cursor-file --count=3: exit 0, nothing on stdout, cursor 3" ||
 	diag "$(cat "$T/err" "$T/journald.log")"
 
 # The entries, oldest first; journald may write them a moment later.
@@ -80,12 +80,12 @@ is "$nl" "$(sed -n 2p "$T/j" | jq -r '.SEQRING_LABEL | if type == "array" then i
 is 'channel 7 value 42 label caf\303\251' "$(sed -n 1p "$T/j" | jq -r .MESSAGE)" \
 	"MESSAGE: channel, value and the label escaped as in /proc/seqring"
 
-"$CTL" watch --journal --json -n 1 >"$T/out" 2>"$T/err"
+"$CTL" watch --journal --json --count=1 >"$T/out" 2>"$T/err"
 is 2 $? "--journal with --json is a usage error (exit 2)"
 
 stop_pid "$jpid"
 rm -f "$SOCK"
-"$CTL" watch --journal -n 1 >"$T/out" 2>"$T/err"
+"$CTL" watch --journal --count=1 >"$T/out" 2>"$T/err"
 is "1 yes" "$? $(grep -q 'cannot connect to the journal' "$T/err" && echo yes)" \
 	"without journald: exit 1, saying it cannot connect to the journal"
 

@@ -4,8 +4,14 @@
 # check-docs.sh - the man pages against the code (host side, no VM; run by
 # `make lint`). TAP; exit status 0 iff every check passed.
 #
+#   - every man page of the tree is clean for `mandoc -Tlint` (style
+#     warnings included: none is allowed, so none needs a reason);
 #   - every option of seqringctl's getopt_long tables (long and short form)
 #     and every command of its command table appears in seqringctl(1);
+#   - per command, as the tool itself lists them (COMMAND --help,
+#     COMMAND --list-options): its SYNOPSIS line and its entry under
+#     COMMANDS name the options of its usage line, and its options
+#     subsections (.SS naming it) describe exactly the options it takes;
 #   - every ioctl of the UAPI header appears in seqring(4);
 #   - every errno the driver's file operations (the device, the listing,
 #     sysfs) return appears in the ERRORS section of seqring(4);
@@ -23,12 +29,19 @@ SEQRING_TESTS=${SEQRING_TESTS:-$PWD/tests}
 . "$SEQRING_TESTS/lib.sh"
 
 ctl_c=tools/seqringctl.c
-ctl_srcs="tools/seqringctl.c tools/seqringctl-stream.c"
+ctl_srcs=$(ls tools/seqringctl*.c)
 ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
 uapi=include/uapi/linux/seqring.h
 
-plan 9
+plan 13
+
+# --- every man page: mandoc -Tlint ---------------------------------------------------
+
+man_pages=$(git ls-files '*.[1-8]' 2>/dev/null || ls tools/*.1 doc/*.4)
+command -v mandoc >/dev/null || tests/vm/deps.sh mandoc >&2
+lint=$(mandoc -Tlint $man_pages 2>&1)
+is "" "$lint" "mandoc -Tlint reports nothing for $(echo $man_pages)"
 
 # man_text FILE: the page as roff source with "\-" read as "-", so that
 # "\-\-device" is found as "--device".
@@ -74,6 +87,49 @@ for c in $commands; do
 done
 is "" "${cmds_missing# }" \
 	"every command has its entry under COMMANDS in seqringctl(1) ($(echo $commands | wc -w))"
+
+# opt_words: the options (-x, --xyz) named in roff text on stdin, font
+# escapes removed, sorted, on one line.
+opt_words() {
+	sed 's/\\f[BIRP]//g' | grep -oE -- '(^|[^a-zA-Z0-9=-])--?[a-zA-Z][a-zA-Z-]*' |
+		grep -oE -- '--?[a-zA-Z][a-zA-Z-]*' | sort -u | words
+}
+
+# The tool as built from these sources is what is documented.
+make -s -C tools >/dev/null || { echo "Bail out! cannot build tools/seqringctl"; exit 1; }
+ctl=tools/seqringctl
+
+syn_diff='' cmds_diff='' opts_diff=''
+for c in $commands; do
+	usage=$("$ctl" "$c" --help | head -n 1 | sed 's/^Usage: seqringctl \[-d DEVICE\] //' |
+		opt_words)
+	# SYNOPSIS: the lines between two .br that name the command, without
+	# the global -d.
+	syn=$(section "$ctl_man" SYNOPSIS | awk -v c="$c" '
+		/^\.br$/ { if (hit) print blk; blk = ""; hit = 0; next }
+		{ blk = blk "\n" $0 } $0 == ".B " c { hit = 1 }
+		END { if (hit) print blk }' | sed 's/^\.[A-Z]* //' | opt_words |
+		tr ' ' '\n' | grep -vx -- -d | words)
+	[ "$syn" = "$usage" ] || syn_diff="$syn_diff
+$c: usage '$usage', SYNOPSIS '$syn'"
+	# COMMANDS: the tag line of the command's entry.
+	tag=$(section "$ctl_man" COMMANDS | awk -v c="$c" '
+		prev == ".TP" && ($0 ~ "^\\\\fB" c "\\\\fR" || $0 ~ "^\\.BR? " c "( |$)") { print }
+		{ prev = $0 }' | sed 's/^\.[A-Z]* //' | opt_words)
+	[ "$tag" = "$usage" ] || cmds_diff="$cmds_diff
+$c: usage '$usage', COMMANDS '$tag'"
+	# OPTIONS: the tags (.TP, .TQ) of the subsections whose title names it.
+	takes=$("$ctl" "$c" --list-options | sed 's/=$//' | grep -vx -- '-h\|--help' | words)
+	doc=$(section "$ctl_man" OPTIONS | awk -v c="$c" '
+		/^\.SS / { on = (" " $0 " ") ~ (" " c " "); next }
+		on && (prev == ".TP" || prev == ".TQ") { print }
+		{ prev = $0 }' | sed 's/^\.[A-Z]* //' | opt_words)
+	[ "$doc" = "$(printf '%s\n' $takes | sort -u | words)" ] || opts_diff="$opts_diff
+$c: takes '$takes', documented '$doc'"
+done
+is "" "${syn_diff#?}" "every command's SYNOPSIS in seqringctl(1) names the options of its usage"
+is "" "${cmds_diff#?}" "every command's entry under COMMANDS names the options of its usage"
+is "" "${opts_diff#?}" "every command's options subsection documents exactly the options it takes"
 
 # --- seqring(4) --------------------------------------------------------------------
 

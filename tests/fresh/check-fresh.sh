@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-fresh.sh - README's quick start on a fresh Debian bookworm (make
+# check-fresh.sh - the VM quick start of doc/testing.md on a fresh Debian bookworm (make
 # check-fresh)
 #
 # Makes a fresh bookworm root (tests/roots/mkroot.sh: debootstrap
-# --variant=minbase plus only what README's quick start tells a user to
+# --variant=minbase plus only what the VM quick start of doc/testing.md tells a user to
 # install, git and make), clones the commit under test into it
 # (/root/seqring), and runs README's two commands there, in that order, each
 # exactly once, as root in the chroot:
@@ -34,7 +34,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
 out=build/fresh
 mkdir -p "$out"
-# The packages README's quick start names; nothing else is installed.
+# The packages the VM quick start of doc/testing.md names; nothing else is installed.
 user_pkgs="git make"
 
 passed=0 failed=0 skipped=0 n=0

@@ -31,15 +31,21 @@ expected="644 etc/modprobe.d/seqring.conf
 644 lib/modules/$kver/extra/seqring.ko
 644 lib/modules/$kver/extra/sequence.ko
 755 usr/local/bin/seqringctl
+644 usr/local/include/libseqring.h
 644 usr/local/include/linux/seqring.h
+777 usr/local/lib/libseqring.so
+777 usr/local/lib/libseqring.so.1
+644 usr/local/lib/libseqring.so.1.0.0
+644 usr/local/lib/pkgconfig/seqring.pc
 644 usr/local/lib/systemd/system/seqring-journal.service
 644 usr/local/lib/systemd/system/seqring-journal@.service
 644 usr/local/lib/systemd/system/seqring-metrics.service
 644 usr/local/lib/systemd/system/seqring-metrics.timer
+644 usr/local/lib/systemd/system/seqring-metrics@.service
+644 usr/local/lib/systemd/system/seqring-metrics@.timer
 644 usr/local/share/bash-completion/completions/seqringctl
 644 usr/local/share/man/man1/seqringctl.1
-644 usr/local/share/man/man4/seqring.4
-644 usr/local/share/pkgconfig/seqring.pc"
+644 usr/local/share/man/man4/seqring.4"
 is "$expected" "$(tree "$d")" "PREFIX=/usr/local: exactly the documented files and modes"
 is "$version seqringctl $version" \
 	"$(modinfo -F version "$d/lib/modules/$kver/extra/seqring.ko") $("$d/usr/local/bin/seqringctl" --version)" \
@@ -52,7 +58,7 @@ is "" "$(grep -hv '^#' "$d/etc/modprobe.d/seqring.conf" \
 	"$d/etc/modules-load.d/seqring.conf" | grep -v '^$')" \
 	"modprobe.d and modules-load.d examples are all comments"
 # The header through pkg-config: a program builds with its flags alone.
-pc="env PKG_CONFIG_PATH=$d/usr/local/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d pkg-config"
+pc="env PKG_CONFIG_PATH=$d/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d pkg-config"
 is "$version -I$d/usr/local/include" "$($pc --modversion seqring) $($pc --cflags seqring | sed "s/ *$//")" \
 	"pkg-config seqring: VERSION, and the header's directory"
 printf '#include <linux/seqring.h>\nint main(void) { return SEQRING_IOC_PUSH == 0; }\n' >"$T/p.c"
@@ -73,14 +79,20 @@ expected="644 etc/modprobe.d/seqring.conf
 644 lib/systemd/system/seqring-journal@.service
 644 lib/systemd/system/seqring-metrics.service
 644 lib/systemd/system/seqring-metrics.timer
+644 lib/systemd/system/seqring-metrics@.service
+644 lib/systemd/system/seqring-metrics@.timer
 755 usr/bin/seqringctl
+644 usr/include/libseqring.h
 644 usr/include/linux/seqring.h
+777 usr/lib/libseqring.so
+777 usr/lib/libseqring.so.1
+644 usr/lib/libseqring.so.1.0.0
+644 usr/lib/pkgconfig/seqring.pc
 644 usr/lib/sysusers.d/seqring.conf
 644 usr/lib/udev/rules.d/60-seqring.rules
 644 usr/share/bash-completion/completions/seqringctl
 644 usr/share/man/man1/seqringctl.1
-644 usr/share/man/man4/seqring.4
-644 usr/share/pkgconfig/seqring.pc"
+644 usr/share/man/man4/seqring.4"
 is "$expected" "$(tree "$d")" \
 	"PREFIX=/usr: udev rule and sysusers.d in /usr/lib, the rest as documented"
 make -s uninstall DESTDIR="$d" PREFIX=/usr >/dev/null

@@ -6,11 +6,12 @@
 # binary and the tree's man pages for Documentation=), ExecStart names the
 # installed tool, and seqring-journal.service runs unprivileged: a dynamic
 # user in group seqring, its cursor in its state directory, started by the
-# device.
+# device. The metrics units run whether the device is there or not (the
+# tool writes seqring_up 0 then), and have a template per named ring.
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 13
+plan 18
 
 d=$T/usr
 make -s install-tools DESTDIR="$d" PREFIX=/usr >/dev/null
@@ -70,5 +71,29 @@ like "$(grep '^ExecStart=' "$units/seqring-metrics.service")" \
 is "User=prometheus SupplementaryGroups=seqring ReadWritePaths=/var/lib/prometheus/node-exporter" \
 	"$(grep -E '^(User|SupplementaryGroups|ReadWritePaths)=' "$units/seqring-metrics.service" | words)" \
 	"as node_exporter's user, in group seqring, writing only the textfile directory"
+is "" "$(grep -E '^Condition.*/dev/' "$units/seqring-metrics.service")" \
+	"seqring-metrics.service runs without the device too (it writes seqring_up 0)"
+
+# The metrics template, for a named ring, verified as an escaped instance.
+mtmpl=$units/seqring-metrics@.service
+sed "s|/usr/bin/seqringctl|$REPO/tools/seqringctl|" "$mtmpl" >"$T/seqring-metrics@.service"
+cp "$units/seqring-metrics@.timer" "$T/"
+is "" "$(cd "$T" && MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning \
+	systemd-analyze verify "$T/seqring-metrics@my\x2dring.service" \
+		"$T/seqring-metrics@my\x2dring.timer" 2>&1)" \
+	"systemd-analyze verify seqring-metrics@my\\x2dring.service and .timer: no complaint"
+like "$(grep '^ExecStart=' "$mtmpl")" \
+	'^ExecStart=/usr/bin/seqringctl --device=/dev/seqring-%I stats --format=prometheus --readings --output=/var/lib/prometheus/node-exporter/seqring-%I.prom$' \
+	"seqring-metrics@NAME: the metrics of /dev/seqring-NAME into seqring-NAME.prom"
+# Each template is its unit for another device: the sandbox must not drift.
+metrics_rest() {
+	sed -n '/^\[Service\]/,$p' "$1" | grep -vE '^(ExecStart|DeviceAllow)='
+}
+is "$(metrics_rest "$units/seqring-metrics.service") $(grep -E '^DeviceAllow=' "$mtmpl")" \
+	"$(metrics_rest "$mtmpl") DeviceAllow=/dev/seqring-%I r" \
+	"seqring-metrics@.service runs as seqring-metrics.service does, reading only its device"
+is "$(sed -n '/^\[Timer\]/,$p' "$units/seqring-metrics.timer")" \
+	"$(sed -n '/^\[Timer\]/,$p' "$units/seqring-metrics@.timer")" \
+	"seqring-metrics@.timer runs as often as seqring-metrics.timer"
 
 done_testing

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 14
+plan 19
 
 ctl=$PWD/tools/seqringctl
 
@@ -27,6 +27,12 @@ comp() {
 # long_opts TEXT: the long options named in TEXT (a --help), sorted.
 long_opts() {
 	printf '%s\n' "$1" | grep -oE -- '--[a-z][a-z-]*' | sort -u | words
+}
+
+# short_opts TEXT: the short options (-X) named in TEXT, sorted.
+short_opts() {
+	printf '%s\n' "$1" | grep -oE -- '(^|[^a-zA-Z0-9-])-[a-zA-Z]([^a-zA-Z-]|$)' |
+		grep -oE -- '-[a-zA-Z]' | sort -u | words
 }
 
 is "seqringctl" "$(complete -p seqringctl | awk '{ print $NF }')" \
@@ -61,13 +67,25 @@ $cmd: --help has '$want', completion offers '$got'"
 done
 is "" "$diff" "every command: the options offered are those of its --help"
 
+# The same for the short options, -T (which has no long form) among
+# them: those --help lists in its option lines, and -h.
+diff=
+for cmd in $help_cmds; do
+	want=$(short_opts "$("$ctl" "$cmd" --help | grep -- '^ *-'; echo -h)")
+	got=$(comp "$cmd" - | tr ' ' '\n' | grep -v -- '^--' | sort | words)
+	[ "$want" = "$got" ] || diff="$diff
+$cmd: --help has '$want', completion offers '$got'"
+done
+is "" "$diff" "every command: the short options offered are those of its --help"
+is "-T/-T" "$(comp dump -T)/$(comp watch -T)" "-T offered for dump and watch"
+
 # Every value offered for an option is in the --help of the command.
 # values_missing CMD OPTION: the values offered for CMD's --OPTION= that
 # its --help does not name.
 values_missing() {
 	local v missing=
 	for v in $(comp "$1" "$2" =); do
-		"$ctl" "$1" --help | grep -q -- "$2=$v\|[ (,]$v[ ),]" ||
+		"$ctl" "$1" --help | grep -q -- "$2=$v\|[ (,]$v\([ ),]\|\$\)" ||
 			missing="$missing $v"
 	done
 	echo "${missing# }"
@@ -75,5 +93,10 @@ values_missing() {
 is "" "$(values_missing stats --format)" "every --format value offered is in stats --help"
 is "iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format)" \
 	"--time-format= offers iso and ns, both in watch --help"
+modes="cat json json-pretty listing short short-iso short-precise"
+is "$modes/$modes/" "$(comp dump -o '')/$(comp watch --output =)/$(values_missing dump --output)" \
+	"dump and watch -o offer the output modes, all in dump --help"
+is "/dev/null" "$(comp stats -o /dev/nul)" "stats -o: a path (there it is --output=FILE)"
+is "" "$(comp dump -f '')" "dump -f (--follow) takes no value: nothing offered"
 
 done_testing

@@ -9,7 +9,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 10
+plan 12
 
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
@@ -18,9 +18,9 @@ out=build/deb
 make deb >"$T/deb.log" 2>&1
 rc=$?
 is 0 "$rc" "make deb" || diag "$(tail -n 30 "$T/deb.log")"
-is "seqring-dev_${version}_all.deb seqring-dkms_${version}_all.deb seqring-tools-dbgsym_${version}_$arch.deb seqring-tools_${version}_$arch.deb" \
+is "libseqring1-dbgsym_${version}_$arch.deb libseqring1_${version}_$arch.deb seqring-dev_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-tools-dbgsym_${version}_$arch.deb seqring-tools_${version}_$arch.deb" \
 	"$(cd $out 2>/dev/null && ls ./*.deb | sed 's|^\./||' | LC_ALL=C sort | words)" \
-	"build/deb/ has seqring-dev, seqring-dkms, seqring-tools and its debug symbols"
+	"build/deb/ has libseqring1, seqring-dev, seqring-dkms, seqring-tools and debug symbols"
 
 tags=$(lintian --pedantic --display-info --tag-display-limit 0 \
 	"$out/seqring_${version}_$arch.changes" 2>&1 | grep -v 'running with root privileges')
@@ -44,14 +44,22 @@ is "$expected" "$(contents seqring-dkms_${version}_all.deb)" \
 is "$version" "$(dpkg-deb --fsys-tarfile "$out/seqring-dkms_${version}_all.deb" |
 	tar -xO ./$src/dkms.conf | sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p')" \
 	"... its dkms.conf with #MODULE_VERSION# filled in by dh_dkms"
-is "-rw-r--r-- usr/include/linux/seqring.h
--rw-r--r-- usr/share/pkgconfig/seqring.pc" "$(contents seqring-dev_${version}_all.deb)" \
-	"seqring-dev: the header and seqring.pc"
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+is "-rw-r--r-- usr/include/libseqring.h
+-rw-r--r-- usr/include/linux/seqring.h
+lrwxrwxrwx usr/lib/$ma/libseqring.so
+-rw-r--r-- usr/lib/$ma/pkgconfig/seqring.pc" "$(contents seqring-dev_${version}_$arch.deb)" \
+	"seqring-dev: the headers, the library's link and seqring.pc"
+is "-rw-r--r-- usr/lib/$ma/libseqring.so.1 -rw-r--r-- usr/lib/$ma/libseqring.so.1.0.0" \
+	"$(contents libseqring1_${version}_$arch.deb | sed 's/^l[^ ]*/-rw-r--r--/' | words)" \
+	"libseqring1: the shared library and its soname link"
 
 expected="-rw-r--r-- lib/systemd/system/seqring-journal.service
 -rw-r--r-- lib/systemd/system/seqring-journal@.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.timer
+-rw-r--r-- lib/systemd/system/seqring-metrics@.service
+-rw-r--r-- lib/systemd/system/seqring-metrics@.timer
 -rwxr-xr-x usr/bin/seqringctl
 -rw-r--r-- usr/lib/sysusers.d/seqring.conf
 -rw-r--r-- usr/lib/udev/rules.d/60-seqring.rules
@@ -67,11 +75,14 @@ field() {
 }
 like "$(field seqring-dkms_${version}_all.deb Depends)" '(^|, )dkms( |,|$)' \
 	"seqring-dkms depends on dkms"
+like "$(field seqring-dkms_${version}_all.deb Recommends)" \
+	'linux-headers-amd64 \| linux-headers-arm64 \| linux-headers-generic \| linux-headers$' \
+	"seqring-dkms recommends the kernel flavour's headers, as dkms does"
 like "$(field seqring-tools_${version}_$arch.deb Depends)" \
 	'systemd \| systemd-standalone-sysusers' \
 	"seqring-tools depends on a systemd-sysusers (for group seqring)"
 is "$version $version $version" \
-	"$(field seqring-dkms_${version}_all.deb Version) $(field seqring-tools_${version}_$arch.deb Version) $(field seqring-dev_${version}_all.deb Version)" \
+	"$(field seqring-dkms_${version}_all.deb Version) $(field seqring-tools_${version}_$arch.deb Version) $(field seqring-dev_${version}_$arch.deb Version)" \
 	"the three packages have VERSION"
 
 done_testing

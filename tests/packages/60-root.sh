@@ -36,7 +36,8 @@ cache=${SEQRING_CACHE:-/var/cache/seqring}
 archives=$cache/archives/bookworm-backports
 dkms_deb=seqring-dkms_${version}_all.deb
 tools_deb=seqring-tools_${version}_$arch.deb
-dev_deb=seqring-dev_${version}_all.deb
+dev_deb=seqring-dev_${version}_$arch.deb
+lib_deb=libseqring1_${version}_$arch.deb
 out=$REPO/build/packages/root
 rm -rf "$out"
 mkdir -p "$out" "$archives"
@@ -82,12 +83,13 @@ else
 fi
 cp "$archives"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
 mkdir -p "$root/tmp/debs"
-cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "build/deb/$dev_deb" "$root/tmp/debs/" ||
+cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "build/deb/$dev_deb" "build/deb/$lib_deb" "$root/tmp/debs/" ||
 	fail_rest "no packages in build/deb (50-deb.sh makes them)"
 
 # --- install ----------------------------------------------------------------
-inroot_ok "apt-get install ./$dkms_deb ./$tools_deb ./$dev_deb (pulls dkms and a compiler)" \
-	apt-get install -y "/tmp/debs/$dkms_deb" "/tmp/debs/$tools_deb" "/tmp/debs/$dev_deb"
+inroot_ok "apt-get install ./$dkms_deb ./$tools_deb ./$dev_deb ./$lib_deb (pulls dkms and a compiler)" \
+	apt-get install -y "/tmp/debs/$dkms_deb" "/tmp/debs/$tools_deb" "/tmp/debs/$dev_deb" \
+	"/tmp/debs/$lib_deb"
 cp "$T/in.log" "$out/install.log"
 is installed "$(dkms_state "$kver")" "dkms status: seqring/$version installed for $kver"
 mods=$root/lib/modules/$kver/updates/dkms
@@ -190,12 +192,13 @@ is installed "$(dkms_state "${kver2:-none}")" \
 	"DKMS built seqring for the new kernel (${kver2:-none}) when its headers came"
 
 # --- remove --------------------------------------------------------------------------
-inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev" \
-	apt-get purge -y seqring-dkms seqring-tools seqring-dev
+inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev libseqring1" \
+	apt-get purge -y seqring-dkms seqring-tools seqring-dev libseqring1
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
 	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/bin usr/share/man \
 	lib/systemd/system \
-	usr/include/linux usr/lib/sysusers.d usr/share/pkgconfig \
+	usr/include usr/lib/sysusers.d usr/share/pkgconfig \
+	"usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)" \
 	\( -iname '*seqring*' -o -name 'sequence.ko*' \) 2>/dev/null)
 is "" "$left" "nothing of seqring is left after the purge"
 is "" "$(tests/roots/inroot.sh "$root" dkms status 2>/dev/null | grep seqring)" \

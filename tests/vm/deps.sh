@@ -34,6 +34,7 @@ trinity
 jq
 systemd
 prometheus
+mandoc
 "
 
 # dpkg-query prints "install ok installed" for an installed package; for an

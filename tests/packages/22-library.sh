@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 22-library.sh - libseqring as make install-tools installs it (host side,
+# no device needed): a consumer builds and links with pkg-config's flags
+# for the installed seqring.pc alone, and runs against the installed
+# library; the library has its soname and exports exactly the functions
+# of <libseqring.h>, each versioned by the symbol map, none with a name of
+# the kernel API's (seqring_*).
+
+. "$SEQRING_TESTS/lib.sh"
+
+plan 6
+
+d=$T/root
+make -s install-tools DESTDIR="$d" PREFIX=/usr/local >/dev/null 2>"$T/make.err" ||
+	bail_out_diag=$(cat "$T/make.err")
+lib=$d/usr/local/lib
+pc="env PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d pkg-config"
+
+is "-I$d/usr/local/include -L$d/usr/local/lib -lseqring" \
+	"$($pc --cflags --libs seqring | sed 's/ *$//')" \
+	"pkg-config --cflags --libs seqring: the installed headers and library" ||
+	diag "${bail_out_diag:-}"
+
+# A consumer of the library's device-free parts; the system's headers
+# only, so that nothing of the tree is found by accident.
+cat >"$T/consumer.c" <<'C'
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <libseqring.h>
+
+int main(int argc, char **argv)
+{
+	char esc[SRL_ESCAPED_LABEL_LEN], cursor[4096];
+	int parsed, bad_name, saved, loaded;
+	__u64 seq = 0;
+	__u32 ch = 0;
+
+	snprintf(cursor, sizeof(cursor), "%s/cursor", argv[1]);
+	parsed = srl_parse_u32("42", &ch);
+	bad_name = srl_open_ring("Not A Name", 0) == -EINVAL;
+	srl_escape_label(esc, "back door");
+	saved = srl_cursor_save(cursor, 1234);
+	loaded = srl_cursor_load(cursor, &seq);
+	printf("%d %u %d %s %d %d %llu\n", parsed, ch, bad_name, esc, saved,
+	       loaded, (unsigned long long)seq);
+	return argc != 2;
+}
+C
+# shellcheck disable=SC2046 # the flags are words
+cc -Wall -Werror -nostdinc -isystem /usr/include \
+	-isystem /usr/lib/gcc/x86_64-linux-gnu/12/include \
+	$($pc --cflags seqring) -o "$T/consumer" "$T/consumer.c" \
+	$($pc --libs seqring) 2>"$T/cc.err"
+is 0 $? "a consumer builds with pkg-config's flags alone" || diag "$(cat "$T/cc.err")"
+is '0 42 1 back\040door 0 0 1234' "$(LD_LIBRARY_PATH=$lib "$T/consumer" "$T" 2>&1)" \
+	"... and runs against the installed libseqring.so.1 (parse, escape, open_ring, cursor)"
+is "libseqring.so.1 libseqring.so.1" \
+	"$(readelf -d "$lib/libseqring.so.1.0.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p') $(readelf -d "$T/consumer" |
+		sed -n 's/.*(NEEDED).*\[\(libseqring[^]]*\)\]/\1/p')" \
+	"soname libseqring.so.1, which the consumer needs"
+
+# The functions <libseqring.h> declares and those the library exports.
+declared=$(sed -n 's/^[a-z].*[ *]\(srl_[a-z0-9_]*\)(.*/\1/p' tools/lib/libseqring.h | sort | words)
+exported=$(nm -D --defined-only "$lib/libseqring.so.1" | awk '$2 == "T" { print $3 }' | sort | words)
+is "$(printf '%s@@LIBSEQRING_1\n' $declared | sort | words)" "$exported" \
+	"it exports exactly the functions of <libseqring.h>, each at LIBSEQRING_1"
+is "" "$(nm -D --defined-only "$lib/libseqring.so.1" | awk '{ print $3 }' | grep '^seqring_')" \
+	"no exported name is one of the kernel API's (seqring_*)"
+
+done_testing

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 26-python.sh - the Python module seqring (python/) on the host, no device
+# needed: every struct size, member offset and ioctl number it uses is the
+# UAPI header's (a C program built against include/uapi prints them); it
+# decodes records and keeps cursor files as seqringctl does; and pip
+# installs it from the source tree.
+
+. "$SEQRING_TESTS/lib.sh"
+
+plan 5
+
+py() {
+	PYTHONPATH=$REPO/python python3 -c "$1"
+}
+
+# The layouts as the module has them: "STRUCT SIZE" and "STRUCT.MEMBER
+# OFFSET" lines, then "IOCTL NUMBER" lines; the C program prints the same
+# names from the header, so any difference is a line that differs.
+py '
+import seqring
+for s, (size, members) in sorted(seqring.LAYOUTS.items()):
+    print(s, size)
+    for m, off in sorted(members.items()):
+        print(f"{s}.{m}", off)
+for name, nr in sorted(seqring.IOCTLS.items()):
+    print(name, nr)
+' >"$T/py.txt"
+{
+	echo '#include <stddef.h>'
+	echo '#include <stdio.h>'
+	echo '#include <linux/seqring.h>'
+	echo 'int main(void) {'
+	awk '$1 !~ /^SEQRING_IOC/ && $1 !~ /\./ { printf "\tprintf(\"%s %%zu\\n\", sizeof(struct %s));\n", $1, $1 }
+	     $1 ~ /\./ { split($1, a, "."); printf "\tprintf(\"%s %%zu\\n\", offsetof(struct %s, %s));\n", $1, a[1], a[2] }
+	     $1 ~ /^SEQRING_IOC/ { printf "\tprintf(\"%s %%lu\\n\", (unsigned long)%s);\n", $1, $1 }' "$T/py.txt"
+	echo '	return 0;'
+	echo '}'
+} >"$T/layout.c"
+cc -Wall -Werror -I"$REPO/include/uapi" -o "$T/layout" "$T/layout.c" 2>"$T/cc.err" ||
+	diag "$(cat "$T/cc.err")"
+is "$(cat "$T/py.txt")" "$("$T/layout")" \
+	"every size, offset and ioctl number of the module is the UAPI header's ($(wc -l <"$T/py.txt"))"
+# Every struct and ioctl of the header is in the module.
+is "$(sed -n 's/^struct \(seqring_[a-z]*\) {$/\1/p' "$REPO/include/uapi/linux/seqring.h" | sort | words) \
+$(sed -n 's/^#define \(SEQRING_IOC_[A-Z_]*\)[[:space:]]*_IO.*/\1/p' "$REPO/include/uapi/linux/seqring.h" | sort | words)" \
+	"$(py 'import seqring; print(*sorted(seqring.LAYOUTS)); print(*sorted(seqring.IOCTLS))' | words)" \
+	"the module knows every struct and every ioctl of the header"
+
+# Records as read(2) returns them: packed by C's layout, decoded by the module.
+py '
+import struct, seqring
+rec = struct.pack("=QQqII16s", 7, 1000000000123456789, -5, 3, 0, b"kitchen")
+print(*seqring.unpack_records(rec + rec[:10]))
+' >"$T/rec.txt" 2>&1
+is "Record(seq=7, timestamp_ns=1000000000123456789, value=-5, channel=3, label=b'kitchen')" \
+	"$(cat "$T/rec.txt")" "a record decodes to seq, time, value, channel, label (a partial one is left)"
+
+py "
+import seqring
+seqring.save_cursor('$T/cursor', 42)
+print(seqring.load_cursor('$T/cursor'), seqring.load_cursor('$T/none'), open('$T/cursor').read().strip())
+try:
+    seqring.Ring.push.__globals__['_label']('sixteen bytes!!!')
+except ValueError as e:
+    print('ValueError')
+" >"$T/cur.txt" 2>&1
+is "42 None 42
+ValueError" "$(cat "$T/cur.txt")" \
+	"cursor files as seqringctl's (one decimal line); a label of 16 bytes is refused"
+
+# pip builds a wheel: without the module wheel (Debian's python3-wheel)
+# it would fetch one from the network, which a test must not do.
+if ! python3 -c 'import setuptools, wheel' 2>/dev/null; then
+	skip "pip installs it from the source tree (pip install ./python)" \
+		"no setuptools and wheel for python3 (apt-get install python3-wheel)"
+else
+	python3 -m pip install --quiet --no-deps --no-build-isolation --no-index \
+		--target "$T/site" "$REPO/python" >"$T/pip.log" 2>&1
+	is "0 $T/site" "$? $(cd / && PYTHONPATH=$T/site python3 -c \
+		'import os, seqring; print(os.path.dirname(os.path.dirname(seqring.__file__)))')" \
+		"pip installs it from the source tree (pip install ./python)" ||
+		diag "$(tail -n 20 "$T/pip.log")"
+fi
+
+done_testing

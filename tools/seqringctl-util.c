@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqringctl-util - what every command does the same way: its --help and
+ * usage hint, the messages for a number, a label, a device or standard
+ * output that fails, and how the program ends (finish())
+ *
+ * The commands call these; nothing here calls a command.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/seqring.h>
+
+#include "lib/libseqring.h"
+#include "seqringctl.h"
+
+/* See seqringctl.h. */
+int fatal_signal;
+
+/* The output was found closed or failing and that was reported already. */
+static bool output_failed;
+
+/* The other errors are reported. */
+int output_error(int err)
+{
+	output_failed = true;
+	if (err == EPIPE) {
+		raise(SIGPIPE);
+		return EXIT_FAILURE;
+	}
+	fprintf(stderr, "seqringctl: stdout: write error: %s\n",
+		strerror(err));
+	return EXIT_FAILURE;
+}
+
+static void print_cmd_usage(FILE *f, const struct command *cmd)
+{
+	fprintf(f, "Usage: seqringctl [-d DEVICE] %s%s%s\n", cmd->name,
+		*cmd->synopsis ? " " : "", cmd->synopsis);
+}
+
+int usage_hint(const struct command *cmd)
+{
+	if (cmd)
+		print_cmd_usage(stderr, cmd);
+	fputs("Try 'seqringctl --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+int cmd_help(const struct command *cmd)
+{
+	print_cmd_usage(stdout, cmd);
+	printf("%s\n%s", cmd->summary, cmd->options);
+	return EXIT_SUCCESS;
+}
+
+int unexpected_arg(const struct command *cmd, const char *arg)
+{
+	fprintf(stderr, "seqringctl: %s: unexpected argument '%s'\n",
+		cmd->name, arg);
+	return usage_hint(cmd);
+}
+
+void report_number(const char *where, const char *what,
+		   const char *str, int err, const char *range)
+{
+	if (err == -ERANGE)
+		fprintf(stderr,
+			"seqringctl: %sinvalid %s '%s': out of range (%s)\n",
+			where, what, str, range);
+	else
+		fprintf(stderr,
+			"seqringctl: %sinvalid %s '%s': not a decimal number\n",
+			where, what, str);
+}
+
+void report_label(const char *where, const char *label)
+{
+	fprintf(stderr, "seqringctl: %slabel '%s' has %zu bytes, at most %d\n",
+		where, label, strlen(label), SRL_LABEL_MAX);
+}
+
+/* What a user can do about the two errors a new user meets first. */
+int open_error(const char *device, int err)
+{
+	fprintf(stderr, "seqringctl: cannot open %s: %s\n",
+		device, strerror(-err));
+	if (err == -ENOENT)
+		fputs("seqringctl: is the module loaded? try: modprobe seqring\n",
+		      stderr);
+	else if (err == -EACCES)
+		fprintf(stderr,
+			"seqringctl: the device is for root and the members of group seqring: usermod -aG seqring USER (then log in again)\n");
+	return EXIT_FAILURE;
+}
+
+int device_error(const char *device, const char *what, int err)
+{
+	fprintf(stderr, "seqringctl: %s: %s: %s%s\n", device, what,
+		strerror(-err),
+		err == -ENOTTY ? " (not a seqring device?)" : "");
+	return EXIT_FAILURE;
+}
+
+int out_of_memory(void)
+{
+	fprintf(stderr, "seqringctl: %s\n", strerror(ENOMEM));
+	return EXIT_FAILURE;
+}
+
+/*
+ * Output that cannot be written is a failure, not a silent success. A
+ * command ended by a signal (watch) dies by it now, with the default
+ * disposition, so that its caller (a shell loop, systemd) sees why.
+ */
+int finish(int status)
+{
+	errno = 0;
+	if (!output_failed && (fflush(stdout) || ferror(stdout)))
+		status = output_error(errno ? errno : EIO);
+	if (fatal_signal) {
+		signal(fatal_signal, SIG_DFL);
+		raise(fatal_signal);
+	}
+	return status;
+}
+
+int usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "seqringctl: %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return usage_hint(cmd);
+}
+
+int other_option(const struct command *cmd, int opt)
+{
+	return opt == 'h' ? cmd_help(cmd) : usage_hint(cmd);
+}
+
+int arg_number(const struct command *cmd, const char *what, const char *str,
+	       __u64 min, __u64 max, __u64 *val)
+{
+	char range[48];
+	int ret;
+
+	ret = srl_parse_u64(str, val);
+	if (!ret && (*val < min || *val > max))
+		ret = -ERANGE;
+	if (!ret)
+		return 0;
+	snprintf(range, sizeof(range), "%llu..%llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	report_number("", what, str, ret, range);
+	return usage_hint(cmd);
+}
+
+int arg_u32(const struct command *cmd, const char *what, const char *str,
+	    __u32 *val)
+{
+	__u64 v;
+	int ret;
+
+	ret = arg_number(cmd, what, str, 0, UINT32_MAX, &v);
+	if (!ret)
+		*val = v;
+	return ret;
+}
+
+int arg_name(const struct command *cmd, const char *what, const char *str,
+	     const char * const *names, size_t n)
+{
+	char list[256] = "";
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(str, names[i]))
+			return i;
+	for (i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", i ? ", " : "", names[i]);
+	usage_error(cmd, "unknown %s '%s' (%s)", what, str, list);
+	return -1;
+}
