@@ -31,6 +31,15 @@ check_load "load seqring.ko" capacity=16
 check "load seqring_producer.ko" load_producer
 is ok "$(pctl create $RING 16)" "create ring $RING of 16 readings"
 
+# skip_all REASON: nothing more can run here; leave no module loaded (the
+# scripts after this one load their own).
+skip_all() {
+	pctl destroy $RING >/dev/null
+	unload_module seqring_producer
+	unload_seqring
+	skip_rest "$1"
+}
+
 # What the suspend needs; without it nothing here can run.
 why=
 if [ ! -w $PM/pm_test ]; then
@@ -38,11 +47,11 @@ if [ ! -w $PM/pm_test ]; then
 elif ! grep -qw mem $PM/state || ! grep -qw deep $PM/mem_sleep 2>/dev/null; then
 	why="no suspend to RAM here: state '$(cat $PM/state)', mem_sleep '$(cat $PM/mem_sleep 2>&1)'"
 fi
-[ -z "$why" ] || skip_rest "$why"
+[ -z "$why" ] || skip_all "$why"
 
 armed=$(pctl suspend $RING)
 if [ "$armed" != ok ]; then
-	skip_rest "no kretprobe on timekeeping_suspend(): $armed (CONFIG_KRETPROBES off?)"
+	skip_all "no kretprobe on timekeeping_suspend(): $armed (CONFIG_KRETPROBES off?)"
 fi
 ok "a push is armed on the return of timekeeping_suspend()"
 
