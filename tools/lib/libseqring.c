@@ -21,7 +21,7 @@
 
 #include "libseqring.h"
 
-#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
+#define SRL_NELEM(arr) (sizeof(arr) / sizeof((arr)[0]))
 
 int srl_open(const char *device, int flags)
 {
@@ -154,11 +154,11 @@ bool srl_utf8_valid(const char *s, size_t len)
 			p++;
 			continue;
 		}
-		for (k = 0; k < ARRAY_SIZE(utf8_seqs); k++)
+		for (k = 0; k < SRL_NELEM(utf8_seqs); k++)
 			if (*p >= utf8_seqs[k].lead_lo &&
 			    *p <= utf8_seqs[k].lead_hi)
 				break;
-		if (k == ARRAY_SIZE(utf8_seqs))
+		if (k == SRL_NELEM(utf8_seqs))
 			return false;
 		n = utf8_seqs[k].follow;
 		if ((size_t)(end - p) <= n || p[1] < utf8_seqs[k].next_lo ||
