@@ -206,16 +206,13 @@ debug-kernel: deps
 	tests/debug/build-kernel.sh > build/debug-kernel.env
 
 # A script may take 25 minutes: tests/debugvm/50-failslab.sh takes about 7
-# on an idle host and 22 on one shared with two other VMs. no_timer_check:
-# on a busy host the debug kernel's boot once panicked with "IO-APIC +
-# timer doesn't work" (its timer check is timed, and tcg is slow).
+# on an idle host and 22 on one shared with two other VMs.
 check-debug: debug-kernel
 	. build/debug-kernel.env && $(MAKE) all KDIR=$$KDIR WERROR=1
 	. build/debug-kernel.env && status=0 && \
 	for mode in $(DEBUG_MODES); do \
 		mem=1024; [ $$mode != stress ] || mem=512; \
 		KERNEL=$$KERNEL VM_MEM=$$mem VM_TIMEOUT=2400 \
-			VM_APPEND="$${VM_APPEND:+$$VM_APPEND }no_timer_check" \
 			VM_SCRIPT_TIMEOUT=1500 tests/vm/run.sh $$mode || status=1; \
 	done; exit $$status
 
