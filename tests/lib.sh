@@ -321,9 +321,10 @@ attr() {
 	cat "$SYSFS/$1"
 }
 
-# debugfs_stat KEY: the value of "KEY: value" in debugfs stats.
+# debugfs_stat KEY [FILE]: the value of "KEY: value" in the debugfs file
+# FILE of the ring (default stats; publish has the same form).
 debugfs_stat() {
-	awk -F': ' -v k="$1" '$1 == k { print $2 }' "$DEBUGFS/stats"
+	awk -F': ' -v k="$1" '$1 == k { print $2 }' "$DEBUGFS/${2:-stats}"
 }
 
 # push N [push_n options]: push N readings (values 1..N by default).

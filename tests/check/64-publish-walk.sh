@@ -13,18 +13,14 @@
 
 plan 7
 
-publish_stat() {
-	awk -F': ' -v k="$1" '$1 == k { print $2 }' "$DEBUGFS/publish"
-}
-
 check_load "load seqring.ko capacity=48" capacity=48
 if ! grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; then
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 fi
 got=$(awk -F': ' '{ print $1 }' "$DEBUGFS/publish" 2>/dev/null | words)
 is "walk_max walk_limit chunk" "$got" "debugfs seqring/publish has walk_max, walk_limit and chunk"
-chunk=$(publish_stat chunk)
-limit=$(publish_stat walk_limit)
+chunk=$(debugfs_stat chunk publish)
+limit=$(debugfs_stat walk_limit publish)
 is "$((4 * chunk))" "$limit" "walk_limit is four chunks ($chunk readings each)"
 
 pin1=
@@ -46,7 +42,7 @@ done
 sleep 2
 kill "$p1" "$p2" 2>/dev/null
 wait "$p1" "$p2" 2>/dev/null
-max=$(publish_stat walk_max)
+max=$(debugfs_stat walk_max publish)
 diag "longest publish walk: $max slots (limit $limit)"
 check "the walks were counted: walk_max is at least 1" test "${max:-0}" -ge 1
 check "no publish walked more than walk_limit ($limit) slots: got $max" \
