@@ -10,9 +10,13 @@
 # The target under TCG is 50 ms (make bench reports it against that); the
 # test fails above 200 ms: the old driver's gaps were 0.5 to 5 s, the
 # fixed one's 9.5 to 38.7 ms on a host at load 8 to 11, where 50 ms would
-# fail for the host's scheduling of the VM, not for the driver. Two
+# fail for the host's scheduling of the VM, not for the driver. Three
 # adversaries, 3 seconds each:
 #   [idle]     the batcher at SCHED_IDLE beside a busy loop on its CPU;
+#   [fifo]     the batcher (SCHED_OTHER) beside a SCHED_FIFO busy loop on
+#              its CPU: it runs only in what RT throttling leaves
+#              (sched_rt_runtime_us; skipped where that is off, as the
+#              busy loop would then own the CPU for good);
 #   [cpu.max]  the batcher in a cgroup v2 group whose cpu.max gives it 1 ms
 #              a second (skipped where the cpu controller is missing).
 # The ring holds 1M readings, so that a batch of 64K is stored whole: the
@@ -26,7 +30,7 @@ GROUP=$CG/seqring-starve
 TRACING=/sys/kernel/tracing
 EVENT=$TRACING/events/seqring/seqring_push
 
-plan 8
+plan 11
 
 if [ "$(grep -c '^processor' /proc/cpuinfo)" -lt 2 ]; then
 	skip_rest "needs 2 CPUs, this machine has $(grep -c '^processor' /proc/cpuinfo)"
@@ -52,6 +56,15 @@ run_starve() {
 }
 
 run_starve "[idle] "
+
+rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us 2>/dev/null)
+if [ "${rt_runtime:--1}" -lt 0 ]; then
+	for _i in 1 2 3; do
+		skip "[fifo] starve test $_i" "RT throttling is off (sched_rt_runtime_us ${rt_runtime:-missing})"
+	done
+else
+	run_starve "[fifo] " -f
+fi
 
 # cgroup v2 with the cpu controller: the guest's /init mounts no cgroups.
 if ! grep -q "^cgroup2 $CG " /proc/mounts; then

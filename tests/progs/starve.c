@@ -4,11 +4,12 @@
  * pushes of another CPU (issue 23: a reading's visibility never depends on
  * another task being scheduled)
  *
- * Usage: starve [-c CGROUP] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]
+ * Usage: starve [-c CGROUP | -f] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]
  *
  * The adversary (starve.h), on CPU 1: a PUSH_BATCH loop kept off its CPU
- * by SCHED_IDLE beside a busy loop (default), or, with -c, by a cgroup v2
- * cpu.max throttle of the group CGROUP.
+ * by SCHED_IDLE beside a busy loop (default), with -f by a SCHED_FIFO busy
+ * loop (the batcher SCHED_OTHER), or, with -c, by a cgroup v2 cpu.max
+ * throttle of the group CGROUP.
  *
  * The probe, on CPU 0: for SECONDS (default 3) it pushes one reading every
  * millisecond (channel PROBE_CHANNEL, label "probe") with SEQRING_IOC_PUSH,
@@ -193,7 +194,7 @@ static long long visible_at(const struct probes *p, __u64 seq)
 static void bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: starve [-c CGROUP] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]\n");
+		"usage: starve [-c CGROUP | -f] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]\n");
 	exit(2);
 }
 
@@ -207,10 +208,13 @@ int main(int argc, char **argv)
 	__u64 last_seq = 0;
 	int opt, wfd;
 
-	while ((opt = getopt(argc, argv, "c:t:l:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:ft:l:T:")) != -1) {
 		switch (opt) {
 		case 'c':
 			cgroup_dir = optarg;
+			break;
+		case 'f':
+			fifo_hog = true;
 			break;
 		case 't':
 			seconds = strtol(optarg, NULL, 10);
@@ -227,7 +231,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		dev = argv[optind++];
-	if (optind != argc || seconds < 1 || seconds > 60 || limit_ms < 1)
+	if (optind != argc || seconds < 1 || seconds > 60 || limit_ms < 1 ||
+	    (cgroup_dir && fifo_hog))
 		bad_usage();
 	if (cgroup_dir)
 		snprintf(cpu_max, sizeof(cpu_max), "%s/cpu.max", cgroup_dir);
@@ -236,6 +241,7 @@ int main(int argc, char **argv)
 	tap_diag("adversary on CPU %d: %s, free %d ms of every %d",
 		 ADVERSARY_CPU, cgroup_dir ?
 		 "PUSH_BATCH loop throttled by cgroup cpu.max" :
+		 fifo_hog ? "PUSH_BATCH loop beside a SCHED_FIFO busy loop" :
 		 "PUSH_BATCH loop at SCHED_IDLE beside a busy loop",
 		 FREE_MS, CYCLE_MS);
 	tap_diag("probe on CPU %d: a PUSH every %d us for %ld s", PROBE_CPU,

@@ -3,7 +3,9 @@
  * The scheduling adversary of tests/progs/starve*.c (issue 23): a process
  * on ADVERSARY_CPU that loops on PUSH_BATCH of SEQRING_BATCH_MAX readings
  * and is kept off its CPU most of the time, either by SCHED_IDLE beside a
- * busy loop (SCHED_OTHER) on the same CPU, or by the cgroup v2 group
+ * busy loop (SCHED_OTHER) on the same CPU, by a SCHED_FIFO busy loop on
+ * that CPU (fifo_hog; the batcher stays SCHED_OTHER and runs only in the
+ * share RT throttling leaves), or by the cgroup v2 group
  * cgroup_dir, whose cpu.max is set to THROTTLE_QUOTA_US every
  * THROTTLE_PERIOD_US (the group must exist with the cpu controller; the
  * caller removes it). The scheduler then stops it wherever in a batch the
@@ -76,6 +78,7 @@ static void adv_set(unsigned long *v, unsigned long val)
 
 static pid_t hog_pid, batcher_pid, conductor_pid;
 static const char *cgroup_dir;
+static bool fifo_hog;
 
 static long long now_us(void)
 {
@@ -179,8 +182,14 @@ static void die_with_parent(pid_t parent)
 
 static void run_hog(void)
 {
+	struct sched_param sp = { .sched_priority = 1 };
+
 	if (pin_to(ADVERSARY_CPU))
 		_exit(1);
+	if (fifo_hog && sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		adv_set(&adv->error, errno);
+		_exit(1);
+	}
 	for (;;)
 		;
 }
@@ -206,7 +215,7 @@ static void run_batcher(const char *dev)
 	}
 	b.readings = (uintptr_t)r;
 	if (cgroup_dir ? write_cg(cgroup_dir, "cgroup.procs", "0\n") :
-			 sched_setscheduler(0, SCHED_IDLE, &sp)) {
+	    fifo_hog ? 0 : sched_setscheduler(0, SCHED_IDLE, &sp)) {
 		adv_set(&adv->error, errno);
 		_exit(1);
 	}
