@@ -311,9 +311,24 @@ words() {
 	awk '{ printf "%s%s", sep, $0; sep = " " }'
 }
 
+# kv KEY [FILE]: the value of the line "KEY: value" of FILE (default: the
+# standard input), the form of getstats' output and of the debugfs files.
+kv() {
+	awk -F': ' -v k="$1" '$1 == k { print $2 }' ${2:+"$2"}
+}
+
+# kvs FILE KEY...: the values of KEYs in FILE, on one line.
+kvs() {
+	_kvs_f=$1
+	shift
+	for _kvs_k; do
+		kv "$_kvs_k" "$_kvs_f"
+	done | words
+}
+
 # stat_get KEY: one field of SEQRING_IOC_GET_STATS (via tests/bin/getstats).
 stat_get() {
-	"$BIN/getstats" | awk -F': ' -v k="$1" '$1 == k { print $2 }'
+	"$BIN/getstats" | kv "$1"
 }
 
 # attr NAME: /sys/class/misc/seqring/NAME
@@ -324,7 +339,7 @@ attr() {
 # debugfs_stat KEY [FILE]: the value of "KEY: value" in the debugfs file
 # FILE of the ring (default stats; publish has the same form).
 debugfs_stat() {
-	awk -F': ' -v k="$1" '$1 == k { print $2 }' "$DEBUGFS/${2:-stats}"
+	kv "$1" "$DEBUGFS/${2:-stats}"
 }
 
 # push N [push_n options]: push N readings (values 1..N by default).
@@ -412,15 +427,13 @@ pstatus() {
 
 # ring_stat NAME KEY: one field of GET_STATS of /dev/seqring-NAME.
 ring_stat() {
-	"$BIN/getstats" "/dev/seqring-$1" | awk -F': ' -v k="$2" '$1 == k { print $2 }'
+	"$BIN/getstats" "/dev/seqring-$1" | kv "$2"
 }
 
 # ring_stats NAME: "capacity count total dropped cleared" of /dev/seqring-NAME.
 ring_stats() {
 	"$BIN/getstats" "/dev/seqring-$1" >"$T/ring_stats" 2>&1 || { cat "$T/ring_stats"; return 1; }
-	for _rs_k in capacity count total dropped cleared; do
-		awk -F': ' -v k="$_rs_k" '$1 == k { print $2 }' "$T/ring_stats"
-	done | words
+	kvs "$T/ring_stats" capacity count total dropped cleared
 }
 
 # ring_present NAME: which of the ring's files exist, as "dev debugfs sysfs"

@@ -22,9 +22,8 @@ sysfs_values() {
 
 stats_values() {
 	"$BIN/getstats" >"$T/stats"
-	for a in $ATTRS; do
-		awk -F': ' -v k="$a" '$1 == k { print $2 }' "$T/stats"
-	done | words
+	# shellcheck disable=SC2086 # ATTRS is a list of keys
+	kvs "$T/stats" $ATTRS
 }
 
 check_load "load seqring.ko capacity=8" capacity=8

@@ -37,7 +37,8 @@ vals=$(for k in $CMP_KEYS; do debugfs_stat "$k"; done | words)
 is "8 3 15 4 8 13 15" "$vals" \
 	"12 pushes, CLEAR, 3 pushes: capacity 8 count 3 total 15 dropped 4 cleared 8 oldest 13 newest 15"
 "$BIN/getstats" >"$T/stats"
-gs=$(for k in $CMP_KEYS; do awk -F': ' -v k="$k" '$1 == k { print $2 }' "$T/stats"; done | words)
+# shellcheck disable=SC2086 # CMP_KEYS is a list of keys
+gs=$(kvs "$T/stats" $CMP_KEYS)
 is "$gs" "$vals" "debugfs stats equal GET_STATS for $CMP_KEYS"
 
 is "# PID COMM PATH PUSHED" "$(head -n 1 "$DEBUGFS/clients")" "clients starts with its header"

@@ -41,9 +41,7 @@ push 5 >/dev/null
 # Table: ring, device, expected "capacity count total dropped cleared".
 while read -r name dev exp; do
 	"$BIN/getstats" "$dev" >"$T/st" 2>&1
-	got=$(for k in capacity count total dropped cleared; do
-		awk -F': ' -v k="$k" '$1 == k { print $2 }' "$T/st"
-	done | words)
+	got=$(kvs "$T/st" capacity count total dropped cleared)
 	is "$exp" "$got" "counters of $name ($dev): capacity count total dropped cleared"
 done <<EOF
 a /dev/seqring-a 8 8 10 2 0
