@@ -24,7 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache bench-arch check-litmus \
+	prune-cache bench-arch check-litmus check-crash \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -67,6 +67,8 @@ help:
 	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
+	@echo "  check-crash  deps + all + tests that panic or reboot the VM and"
+	@echo "           check what the next boot finds (tests/crash/)"
 	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
 	@echo "           in SEQRING_CACHE), then the check and stress tiers and"
 	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
@@ -187,6 +189,16 @@ stress: deps
 	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 \
 		tests/vm/run.sh stress
+
+# Tests that span boots (tests/crash/, guest-run.sh says how): a script
+# panics or reboots the guest on purpose, and QEMU boots it again with its
+# RAM as it was. mem= keeps the kernel below 896 MiB of the 1024, where the
+# tests keep what must survive. A script's phases take a boot each.
+CRASH_BOOTS ?= 8
+check-crash: deps
+	$(MAKE) all WERROR=1
+	KERNEL=$(KERNEL) VM_MEM=1024 VM_BOOTS=$(CRASH_BOOTS) VM_TIMEOUT=900 \
+		VM_APPEND="mem=896M $(VM_APPEND)" tests/vm/run.sh crash
 
 # Prints a table and writes build/bench/results.{txt,csv,json}.
 bench: deps

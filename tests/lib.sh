@@ -448,6 +448,24 @@ ring_present() {
 
 # ---- kernel log ----
 
+# reboot_now HOW: for a test that spans boots (make check-crash,
+# guest-run.sh): keep $SEQRING_STATE over the reboot, then reboot, HOW
+# being "panic" (sysrq c: a panic, and panic=1 reboots) or "warm" (reboot
+# -f: no panic, no shutdown). The mark tells the host's log check that the
+# panic was planned. Returns 1 only if the machine did not go down.
+reboot_now() {
+	tar cf "$SEQRING_STATE_DISK" -C /state . && sync || return 1
+	echo "seqring-vm: ${1:-panic} reboot on purpose (boot $SEQRING_BOOT)" >/dev/kmsg
+	# Let the UART take what was printed before the machine stops.
+	sleep 1
+	case ${1:-panic} in
+	panic) echo c >/proc/sysrq-trigger ;;
+	warm) reboot -f ;;
+	esac
+	sleep 30
+	return 1
+}
+
 # kmsg_mark TAG: put a marker line into the kernel log.
 kmsg_mark() {
 	echo "seqring-test: mark $1" >/dev/kmsg

@@ -7,7 +7,9 @@
 #ifndef _SEQRING_KMOD_COMPAT_H
 #define _SEQRING_KMOD_COMPAT_H
 
+#include <linux/errno.h>
 #include <linux/hrtimer.h>
+#include <linux/mm.h>
 
 /*
  * 6.13 added hrtimer_setup(), which sets the callback with the rest; the
@@ -22,5 +24,26 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 	timer->function = function;
 }
 #endif
+
+/*
+ * The reserve_mem= region NAME: its physical range, or -ENOENT. 6.12
+ * exported reserve_mem_find_by_name() (6.11 had it unexported); before,
+ * there is no such region.
+ */
+static inline int seqring_kmod_reserve_mem(const char *name, unsigned long *phys,
+					   unsigned long *size)
+{
+#ifdef SEQRING_HAVE_RESERVE_MEM
+	phys_addr_t start, len;
+
+	if (!reserve_mem_find_by_name(name, &start, &len))
+		return -ENOENT;
+	*phys = start;
+	*size = len;
+	return 0;
+#else
+	return -ENOENT;
+#endif
+}
 
 #endif /* _SEQRING_KMOD_COMPAT_H */

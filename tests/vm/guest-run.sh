@@ -27,6 +27,20 @@
 #   - the stream ends with the plan "1..M".
 # Exit status: 0 if no "not ok" was printed, 1 otherwise.
 #
+# Several boots (SEQRING_VM_BOOTS from seqringvm.boots, make check-crash):
+# a script may crash or reboot the machine on purpose (lib.sh's
+# reboot_now), which then boots again, the same kernel and initramfs, and
+# this runner goes on where it was. Its state is in /state, kept over the
+# reboot as a tar archive on the virtio disk /dev/vda (an all-zero disk
+# reads as an empty archive): the boot count, the results so far, the
+# scripts done, the script running and its phase. A script runs once per
+# boot until it returns: SEQRING_PHASE is 1 the first time, 2 in the boot
+# after it went down, and so on; SEQRING_STATE is a directory of its own
+# in /state (saved by reboot_now) and SEQRING_BOOT the boot count. A phase
+# that goes down prints only "#" comments (its results would be lost with
+# the machine): it leaves what it found in SEQRING_STATE for the last phase
+# to report. More boots than SEQRING_VM_BOOTS end the run with a failure.
+#
 # Each script runs as root with /bin/sh, in its own session (so the whole
 # process group can be killed), stdin /dev/null, cwd a fresh empty directory
 # that is also $TMPDIR, and in its environment:
@@ -185,7 +199,43 @@ kmemleak_check() {
 	fi
 }
 
-echo "TAP version 13"
+boots=${SEQRING_VM_BOOTS:-}
+case $boots in *[!0-9]*) boots= ;; esac
+STATE=/state
+SEQRING_STATE_DISK=/dev/vda
+export SEQRING_STATE_DISK
+
+# state_save: /state onto the disk (lib.sh's reboot_now does the same).
+state_save() {
+	tar cf "$SEQRING_STATE_DISK" -C "$STATE" . && sync
+}
+
+# The previous boots' state, and this boot counted before anything else.
+boot=1
+if [ -n "$boots" ]; then
+	mkdir -p "$STATE"
+	if [ ! -b "$SEQRING_STATE_DISK" ]; then
+		echo "TAP version 13"
+		echo "Bail out! no state disk $SEQRING_STATE_DISK (virtio_blk not loaded?)"
+		exit 1
+	fi
+	tar xf "$SEQRING_STATE_DISK" -C "$STATE" 2>/dev/null
+	boot=$(($(cat "$STATE/boot" 2>/dev/null || echo 0) + 1))
+	echo "$boot" >"$STATE/boot"
+	[ -f "$STATE/counts" ] && read -r n nfail <"$STATE/counts"
+	state_save || echo "# cannot write the state disk $SEQRING_STATE_DISK"
+fi
+export SEQRING_BOOT=$boot
+
+[ "$boot" -eq 1 ] && echo "TAP version 13"
+if [ -n "$boots" ]; then
+	echo "# boot $boot (at most $boots)"
+	if [ "$boot" -gt "$boots" ]; then
+		emit "not ok" "runner: the tests took more than $boots boots (a crash not planned?)"
+		echo "1..$n"
+		exit 1
+	fi
+fi
 kmemleak_baseline
 found=0
 for script in "$tests/$mode"/*.sh; do
@@ -196,12 +246,25 @@ for script in "$tests/$mode"/*.sh; do
 	case $name in $filter) ;; *) continue ;; esac
 	found=$((found + 1))
 
+	if [ -n "$boots" ]; then
+		grep -qx "$name" "$STATE/done" 2>/dev/null && continue
+		phase=1
+		[ "$(cat "$STATE/current" 2>/dev/null)" = "$name" ] &&
+			phase=$(($(cat "$STATE/phase") + 1))
+		echo "$name" >"$STATE/current"
+		echo "$phase" >"$STATE/phase"
+		mkdir -p "$STATE/$name"
+		state_save
+		SEQRING_PHASE=$phase SEQRING_STATE=$STATE/$name
+		export SEQRING_PHASE SEQRING_STATE
+	fi
+
 	dir=$work/$name
 	mkdir -p "$dir"
 	fifo=$work/$name.fifo
 	flag=$work/$name.timedout
 	mkfifo "$fifo"
-	echo "# $name"
+	echo "# $name${boots:+ (phase $phase, boot $boot)}"
 	start=$(date +%s)
 
 	# setsid: the script becomes leader of a new process group (a
@@ -238,6 +301,12 @@ for script in "$tests/$mode"/*.sh; do
 	echo "# $name: exit status $rc, ${secs}s"
 	unload_leftovers "$name"
 	rm -f "$fifo"
+	if [ -n "$boots" ]; then
+		echo "$n $nfail" >"$STATE/counts"
+		echo "$name" >>"$STATE/done"
+		rm -f "$STATE/current"
+		state_save
+	fi
 done
 
 if [ "$found" -eq 0 ]; then

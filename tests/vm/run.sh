@@ -35,6 +35,14 @@
 #   VM_FILTER          glob: run only guest scripts whose name matches
 #   VM_APPEND          extra kernel command line arguments
 #   VM_PVH             0: boot KERNEL as is, not its extracted vmlinux
+#   VM_BOOTS           boots the run may take (default 1). Above 1 (make
+#                      check-crash): the guest reboots on a panic (panic=1,
+#                      and QEMU without -no-reboot, so guest RAM is kept),
+#                      and a small virtio disk, build/vm/state-MODE.img,
+#                      keeps the runner's state from one boot to the next
+#                      (guest-run.sh); the virtio_blk modules come from
+#                      /lib/modules/KVER of the booted image, or from
+#                      VM_STATE_MODULES (.ko files in load order)
 #   VM_ARCH            the guest's CPU: x86_64 (default) or aarch64
 #                      (qemu-system-aarch64 -M virt -cpu max; console on
 #                      its UART ttyAMA0, TAP on a virtio console, hvc0,
@@ -77,6 +85,31 @@ fi
 
 vm_timeout=${VM_TIMEOUT:-600}
 script_timeout=${VM_SCRIPT_TIMEOUT:-120}
+boots=${VM_BOOTS:-1}
+case $boots in '' | *[!0-9]* | 0) echo "run.sh: bad VM_BOOTS '$boots'" >&2; exit 2 ;; esac
+
+# The state disk's driver, for /init to load first: virtio_blk and what it
+# depends on, from the modules of the booted kernel.
+if [ "$boots" -gt 1 ]; then
+	state_modules=${VM_STATE_MODULES:-}
+	if [ -z "$state_modules" ]; then
+		kv=${KERNEL##*/vmlinuz-}
+		for m in virtio_pci virtio_blk; do
+			state_modules+=" $(modprobe -S "$kv" --show-depends "$m" 2>/dev/null |
+				sed -n 's/^insmod \([^ ]*\).*/\1/p' | tr '\n' ' ')"
+		done
+	fi
+	if [ -z "${state_modules// /}" ] &&
+	   ! grep -qs '^CONFIG_VIRTIO_BLK=y' "/boot/config-${KERNEL##*/vmlinuz-}"; then
+		echo "run.sh: VM_BOOTS=$boots needs virtio_blk for ${KERNEL##*/}: none in" \
+		     "/lib/modules; give VM_STATE_MODULES" >&2
+		exit 1
+	fi
+	# Each once, in order (virtio and virtio_ring are named twice).
+	SEQRING_EARLY_MODULES="${SEQRING_EARLY_MODULES:-} $(echo "$state_modules" |
+		tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')"
+	export SEQRING_EARLY_MODULES
+fi
 
 initrd=$out/initramfs-$mode.cpio.gz
 tests/vm/mkinitramfs.sh "$initrd" "$mode" || exit 1
@@ -166,18 +199,33 @@ aarch64)
 	exit 2
 	;;
 esac
-append+=" panic=-1 oops=panic loglevel=7 seqringvm.mode=$mode"
+# With VM_BOOTS, a panic reboots instead (panic=1), the same kernel and
+# initramfs, with the guest's RAM as it was: the crash tests' point.
+noreboot=(-no-reboot)
+if [ "$boots" -gt 1 ]; then
+	state=$out/state-$mode.img
+	rm -f "$state"
+	truncate -s 4M "$state"
+	qemu+=(-drive "file=$state,format=raw,if=none,id=state"
+		-device virtio-blk-pci,drive=state)
+	noreboot=()
+	append+=" panic=1 seqringvm.boots=$boots"
+else
+	append+=" panic=-1"
+fi
+append+=" oops=panic loglevel=7 seqringvm.mode=$mode"
 append+=" seqringvm.timeout=$script_timeout"
 [ -n "${VM_FILTER:-}" ] && append+=" seqringvm.filter=$VM_FILTER"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 
 echo "run.sh: booting $boot (mode $mode, timeout ${vm_timeout}s)" >&2
 start=$(date +%s)
-# -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU.
+# -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU;
+# with VM_BOOTS the guest powers off at the end instead.
 # -nodefaults: no NIC, VGA or option ROMs to emulate and load.
 timeout -k 10 "$vm_timeout" "${qemu[@]}" \
 	-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
-	-nodefaults -no-user-config -display none -no-reboot \
+	-nodefaults -no-user-config -display none "${noreboot[@]}" \
 	-kernel "$boot" -initrd "$initrd" -append "$append" </dev/null
 qemu_rc=$?
 secs=$(($(date +%s) - start))
@@ -225,8 +273,11 @@ kcsan_reports() {
 # The kernel's own warnings on injected allocation failures (the file says).
 expected_warnings=$(grep -vE '^(#|$)' "$(dirname "$0")/expected-warnings")
 
+# A crash a test asked for (lib.sh's reboot_now) and what the kernel prints
+# until the next boot begins are not reports.
 kernel_reports() {
-	console_text | grep -aE "$kernel_report_re" | grep -avE '^(\[ *[0-9.]+\] )?seqring-vm: ' |
+	console_text | awk '/seqring-vm: [a-z]* reboot on purpose/ { skip = 1 }
+		/Linux version / { skip = 0 } !skip' | grep -aE "$kernel_report_re" | grep -avE '^(\[ *[0-9.]+\] )?seqring-vm: ' |
 		grep -av 'BUG: KCSAN:' | grep -avE "$expected_warnings"
 	kcsan_reports 1
 }
