@@ -20,7 +20,8 @@
 #
 # And the mirror's kernels: tier_image_there, tier_older_kernel (the
 # packages of amd64, or of the Debian architecture in ARCH, as
-# tests/kernels/suite-apt.sh; the caller's cache in $cache).
+# tests/kernels/suite-apt.sh; the caller's cache in $cache); and
+# tier_modules, the modules a VM needs from a kernel's package.
 
 tier_passed=0 tier_failed=0 tier_skipped=0 tier_n=0
 tier_summary=
@@ -130,6 +131,33 @@ tier_older_kernel() {
 		fi
 	done
 	return 1
+}
+
+# tier_modules TREE OUT MOD...: from TREE, an unpacked linux-image (or
+# linux-modules) package, copy each MOD's .ko file into OUT after the
+# modules it depends on, and list them in load order in OUT/order (the
+# package has no modules.dep: its postinst runs depmod; modinfo reads the
+# dependencies of another CPU's module too). A MOD built into the kernel
+# has no file and is left out. For /init to load before anything else
+# (tests/vm/mkinitramfs.sh, SEQRING_EARLY_MODULES).
+tier_modules() {
+	local tree=$1 out=$2 m
+	shift 2
+	mkdir -p "$out" && : >"$out/order" || return 1
+	for m; do
+		_tier_module "$tree" "$out" "$m" || return 1
+	done
+}
+
+_tier_module() {
+	local f d
+	f=$(find "$1" -name "$3.ko*" -o -name "${3//_/-}.ko*" | head -n 1)
+	[ -n "$f" ] || return 0
+	grep -qx "${f##*/}" "$2/order" && return 0
+	for d in $(modinfo -F depends "$f" | tr ',' ' '); do
+		_tier_module "$1" "$2" "$d" || return 1
+	done
+	cp "$f" "$2/" && echo "${f##*/}" >>"$2/order"
 }
 
 # tier_end TIER TABLE: the plan, the markdown table in file TABLE as

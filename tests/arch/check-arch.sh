@@ -327,23 +327,7 @@ for name in "${names[@]}"; do
 				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$p=$v" || exit 1
 			done
 			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
-			mkdir -p early
-			: >early/order
-			# want MOD: the modules MOD depends on (modinfo reads
-			# them from another CPU's module too), then MOD; none
-			# if MOD is built in. (The package has no modules.dep:
-			# its postinst runs depmod.)
-			want() {
-				local m=$1 f d
-				f=$(find x -name "$m.ko*" -o -name "${m//_/-}.ko*" | head -n 1)
-				[ -n "$f" ] || return 0
-				grep -qx "${f##*/}" early/order && return 0
-				for d in $(modinfo -F depends "$f" | tr ',' ' '); do
-					want "$d" || return 1
-				done
-				cp "$f" early/ && echo "${f##*/}" >>early/order
-			}
-			want virtio_mmio && want virtio_console || exit 1
+			tier_modules x early virtio_mmio virtio_console || exit 1
 			if [ -f "x/boot/vmlinuz-$k" ]; then
 				cp "x/boot/vmlinuz-$k" vmlinuz
 			else

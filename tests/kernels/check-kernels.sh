@@ -24,7 +24,11 @@
 #      $SEQRING_CACHE/kernels/KVER_VERSION/vmlinuz-KVER;
 #   4. boot: that image in the VM with those modules and the host's tool,
 #      test programs and initramfs (tests/vm/run.sh check): the whole check
-#      tier, the same scripts on every kernel.
+#      tier, the same scripts on every kernel. With KERNELS_TIER=crash
+#      (make check-crash KERNELS=...), the crash tier instead, with run.sh's
+#      VM_* settings from make, and the state disk's driver (virtio_blk,
+#      and what it needs) taken from the image's package into
+#      $SEQRING_CACHE/kernels/KVER_VERSION/blk/.
 #
 # Output: one TAP stream, every result named after its kernel ("ok 12 -
 # 5.10: ..."), a failure before the VM ran being one "not ok" for that
@@ -40,7 +44,8 @@
 #
 # Needs the host's tool and test programs built (`make tool progs`) and
 # tests/vm/deps.sh's packages; `make check-kernels` does both.
-# Environment: KERNELS, SEQRING_CACHE, and run.sh's VM_* variables.
+# Environment: KERNELS, KERNELS_TIER, SEQRING_CACHE, and run.sh's VM_*
+# variables.
 
 set -u
 
@@ -52,6 +57,7 @@ here=tests/kernels
 cache=${SEQRING_CACHE:-/var/cache/seqring}
 out=$repo/build/kernels
 mkdir -p "$out" "$cache/kernels"
+vm_tier=${KERNELS_TIER:-check}
 
 . tests/lib-tier.sh
 rows=
@@ -164,7 +170,8 @@ for s in "${suites[@]}"; do
 		   cp "$src/seqring.ko" "$src/sequence.ko" \
 			"$src/samples/seqring_timerlat.ko" \
 			"$src/tests/extmod/seqring_extmod.ko" \
-			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" "$dir/"; then
+			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" \
+			"$src/seqring_ramprobe.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"
 			if grep -qE 'warning:|error:' "$dir/build.log"; then
@@ -207,6 +214,26 @@ image() {
 	rm -rf "$dl"
 }
 
+# blk_modules NAME DIR: the state disk's driver for kernel NAME (the crash
+# tier), from its image's package (sid: and linux-modules-KVER), into DIR.
+blk_modules() {
+	local s=${suite[$1]} k=${kver[$1]} v=${ver[$1]} dl p
+	dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX") || return 1
+	(
+		cd "$dl" || exit 1
+		"$repo/$here/suite-apt.sh" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
+		for p in $(dpkg-deb -f linux-image-*.deb Depends | tr ',' '\n' |
+			grep -o "linux-modules-$k\b"); do
+			"$repo/$here/suite-apt.sh" "$s" apt-get -q download "$p=$v" || exit 1
+		done
+		for p in *.deb; do dpkg-deb -x "$p" x || exit 1; done
+		tier_modules x blk virtio_pci virtio_blk
+	) || { rm -rf "$dl"; return 1; }
+	rm -rf "$2"
+	mv "$dl/blk" "$2"
+	rm -rf "$dl"
+}
+
 if [ "$prepare" = 1 ]; then
 	status=0
 	for name in "${names[@]}"; do
@@ -236,9 +263,19 @@ for name in "${names[@]}"; do
 		continue
 	fi
 	touch -c "${img%/*}" # used: prune-cache.sh keeps it
-	SEQRING_KO_DIR=$dir KERNEL=$img tests/vm/run.sh check >"$dir/check.log" 2>&1
-	cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
-	tier_merge "$name" "$dir/check.log"
+	blk=
+	if [ "$vm_tier" = crash ]; then
+		if [ ! -f "${img%/*}/blk/order" ] &&
+		   ! blk_modules "$name" "${img%/*}/blk" >>"$dir/build.log" 2>&1; then
+			fail_kernel "$name" "virtio_blk of ${kver[$name]} (${ver[$name]})" "$dir/build.log"
+			continue
+		fi
+		blk=$(sed "s|^|${img%/*}/blk/|" "${img%/*}/blk/order")
+	fi
+	VM_STATE_MODULES=$blk SEQRING_KO_DIR=$dir KERNEL=$img \
+		tests/vm/run.sh "$vm_tier" >"$dir/$vm_tier.log" 2>&1
+	cp "build/vm/$vm_tier-console.log" "$dir/console.log" 2>/dev/null
+	tier_merge "$name" "$dir/$vm_tier.log"
 	summary=$tier_summary
 	say "$name: ${summary:-no summary} (VM: $(($(date +%s) - t0))s)"
 	c=${cc[$name]}
@@ -247,7 +284,7 @@ for name in "${names[@]}"; do
 done
 
 {
-	echo "| kernel | Debian suite | \`uname -r\` | package version | compiler | preemption | check tier |"
+	echo "| kernel | Debian suite | \`uname -r\` | package version | compiler | preemption | $vm_tier tier |"
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s' "$rows"
 } >"$out/results.md"

@@ -42,7 +42,8 @@
 #                      keeps the runner's state from one boot to the next
 #                      (guest-run.sh); the virtio_blk modules come from
 #                      /lib/modules/KVER of the booted image, or from
-#                      VM_STATE_MODULES (.ko files in load order)
+#                      VM_STATE_MODULES (.ko files in load order; set
+#                      and empty: built in)
 #   VM_ARCH            the guest's CPU: x86_64 (default) or aarch64
 #                      (qemu-system-aarch64 -M virt -cpu max; console on
 #                      its UART ttyAMA0, TAP on a virtio console, hvc0,
@@ -92,18 +93,18 @@ case $boots in '' | *[!0-9]* | 0) echo "run.sh: bad VM_BOOTS '$boots'" >&2; exit
 # depends on, from the modules of the booted kernel.
 if [ "$boots" -gt 1 ]; then
 	state_modules=${VM_STATE_MODULES:-}
-	if [ -z "$state_modules" ]; then
+	if [ -z "${VM_STATE_MODULES+set}" ]; then
 		kv=${KERNEL##*/vmlinuz-}
 		for m in virtio_pci virtio_blk; do
 			state_modules+=" $(modprobe -S "$kv" --show-depends "$m" 2>/dev/null |
 				sed -n 's/^insmod \([^ ]*\).*/\1/p' | tr '\n' ' ')"
 		done
-	fi
-	if [ -z "${state_modules// /}" ] &&
-	   ! grep -qs '^CONFIG_VIRTIO_BLK=y' "/boot/config-${KERNEL##*/vmlinuz-}"; then
-		echo "run.sh: VM_BOOTS=$boots needs virtio_blk for ${KERNEL##*/}: none in" \
-		     "/lib/modules; give VM_STATE_MODULES" >&2
-		exit 1
+		if [ -z "${state_modules// /}" ] &&
+		   ! grep -qs '^CONFIG_VIRTIO_BLK=y' "/boot/config-$kv"; then
+			echo "run.sh: VM_BOOTS=$boots needs virtio_blk for ${KERNEL##*/}:" \
+			     "none in /lib/modules/$kv; give VM_STATE_MODULES" >&2
+			exit 1
+		fi
 	fi
 	# Each once, in order (virtio and virtio_ring are named twice).
 	SEQRING_EARLY_MODULES="${SEQRING_EARLY_MODULES:-} $(echo "$state_modules" |
