@@ -465,24 +465,30 @@ sign: modules
 # --- Debian packages ------------------------------------------------------------
 # Builds, from a copy of the tree's files (tracked and new, not ignored, so
 # no build products), seqring-dkms_VERSION_all.deb,
-# seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb and
-# seqring-dev_VERSION_ARCH.deb (plus the source package) into build/deb/,
+# seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb,
+# seqring-dev_VERSION_ARCH.deb and python3-seqring_VERSION_all.deb (plus
+# the source package) into build/deb/,
 # then runs lintian on them: any error or warning fails the target
 # (debian/*.lintian-overrides hold the accepted ones, with reasons).
 DEB_OUT := build/deb
 DEB_SRC := $(DEB_OUT)/src/seqring-$(SEQRING_VERSION)
 
 deb:
-	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null || \
+	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null && \
+		dpkg-query -W pybuild-plugin-pyproject python3-all >/dev/null 2>&1 || \
 		apt-get install -y --no-install-recommends debhelper dh-dkms \
-			lintian dpkg-dev build-essential
+			lintian dpkg-dev build-essential dh-python \
+			pybuild-plugin-pyproject python3-all python3-setuptools
 	rm -rf $(DEB_OUT)
 	mkdir -p $(DEB_SRC)
 	git ls-files -z --cached --others --exclude-standard | \
 		xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] || continue; \
 			cp -P --parents -- "$$f" $(DEB_SRC)/ || exit 1; done' sh
-	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
-	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/src/libseqring*.deb $(DEB_OUT)/
+	# pybuild runs the python3.X it finds first in PATH: Debian's, not
+	# one of pyenv's or a virtualenv's that a user's PATH may put first.
+	cd $(DEB_SRC) && PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg-buildpackage -us -uc
+	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/src/libseqring*.deb \
+		$(DEB_OUT)/src/python3-seqring*.deb $(DEB_OUT)/
 	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(SEQRING_VERSION)_*.changes
 	@ls -1 $(DEB_OUT)/*.deb
 
