@@ -24,7 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache bench-arch check-litmus \
+	prune-cache bench-arch check-litmus check-fleet \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -63,6 +63,7 @@ help:
 	@echo "           this one, as README tells driver authors"
 	@echo "  deps     install the Debian packages the build and the VM need"
 	@echo "  check    deps + all + boot the test VM and run the test suite (TAP)"
+	@echo "  check-fleet  the metrics in Prometheus, the journal in journal-remote (VM, TAP)"
 	@echo "  demo     deps + all + boot the VM and show the driver at work"
 	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
@@ -179,6 +180,14 @@ check: deps
 demo: deps
 	$(MAKE) all
 	KERNEL=$(KERNEL) tests/vm/run.sh demo
+
+# The exporters' other ends, Debian's: prometheus-node-exporter and
+# prometheus (tests/fleet/10-prometheus.sh), systemd-journal-upload and
+# systemd-journal-remote (20-journal-remote.sh), in the VM on loopback.
+check-fleet:
+	tests/vm/deps.sh prometheus-node-exporter systemd-journal-remote
+	$(MAKE) all WERROR=1
+	KERNEL=$(KERNEL) tests/vm/run.sh fleet
 
 # 512 MiB: small enough that the largest ring (16M x 48 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs

@@ -24,6 +24,7 @@
 #   the directories named in tests/MODE/trees.txt (python3's library)
 #   /tests/python/: python/tests/*.py and the module seqring (python/, or
 #       SEQRING_PYTHON's)
+#   /tests/units/: the systemd units of systemd/ (as in the tree, @BINDIR@)
 #   /tests/run (guest runner) /tests/demo.sh /init
 #
 # Required inputs: the three modules, the tool and the udev rule; a missing
@@ -358,6 +359,10 @@ if [ -d "$root/python/tests" ]; then
 	cp -r "${SEQRING_PYTHON:-$root/python}/seqring" tests/python/seqring
 	rm -rf tests/python/seqring/__pycache__
 fi
+
+# The systemd units, for a tier that runs what they run (tests/fleet).
+mkdir -p tests/units
+cp "$root"/systemd/*.service.in "$root"/systemd/*.timer tests/units/
 
 # Kernel modules /init loads before anything else, in this order.
 if [ -n "${SEQRING_EARLY_MODULES:-}" ]; then
