@@ -24,7 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache bench-arch check-litmus check-crash \
+	prune-cache bench-arch check-litmus check-crash check-fleet \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -63,6 +63,7 @@ help:
 	@echo "           this one, as README tells driver authors"
 	@echo "  deps     install the Debian packages the build and the VM need"
 	@echo "  check    deps + all + boot the test VM and run the test suite (TAP)"
+	@echo "  check-fleet  the metrics in Prometheus, the journal in journal-remote (VM, TAP)"
 	@echo "  demo     deps + all + boot the VM and show the driver at work"
 	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
@@ -181,6 +182,14 @@ check: deps
 demo: deps
 	$(MAKE) all
 	KERNEL=$(KERNEL) tests/vm/run.sh demo
+
+# The exporters' other ends, Debian's: prometheus-node-exporter and
+# prometheus (tests/fleet/10-prometheus.sh), systemd-journal-upload and
+# systemd-journal-remote (20-journal-remote.sh), in the VM on loopback.
+check-fleet: deps
+	tests/vm/deps.sh prometheus-node-exporter systemd-journal-remote
+	$(MAKE) all WERROR=1
+	KERNEL=$(KERNEL) tests/vm/run.sh fleet
 
 # 512 MiB: small enough that the largest ring (16M x 48 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
@@ -486,24 +495,30 @@ sign: modules
 # --- Debian packages ------------------------------------------------------------
 # Builds, from a copy of the tree's files (tracked and new, not ignored, so
 # no build products), seqring-dkms_VERSION_all.deb,
-# seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb and
-# seqring-dev_VERSION_ARCH.deb (plus the source package) into build/deb/,
+# seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb,
+# seqring-dev_VERSION_ARCH.deb and python3-seqring_VERSION_all.deb (plus
+# the source package) into build/deb/,
 # then runs lintian on them: any error or warning fails the target
 # (debian/*.lintian-overrides hold the accepted ones, with reasons).
 DEB_OUT := build/deb
 DEB_SRC := $(DEB_OUT)/src/seqring-$(SEQRING_VERSION)
 
 deb:
-	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null || \
+	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null && \
+		dpkg-query -W pybuild-plugin-pyproject python3-all >/dev/null 2>&1 || \
 		apt-get install -y --no-install-recommends debhelper dh-dkms \
-			lintian dpkg-dev build-essential
+			lintian dpkg-dev build-essential dh-python \
+			pybuild-plugin-pyproject python3-all python3-setuptools
 	rm -rf $(DEB_OUT)
 	mkdir -p $(DEB_SRC)
 	git ls-files -z --cached --others --exclude-standard | \
 		xargs -0 sh -c 'for f; do [ -e "$$f" ] || [ -L "$$f" ] || continue; \
 			cp -P --parents -- "$$f" $(DEB_SRC)/ || exit 1; done' sh
-	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
-	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/src/libseqring*.deb $(DEB_OUT)/
+	# pybuild runs the python3.X it finds first in PATH: Debian's, not
+	# one of pyenv's or a virtualenv's that a user's PATH may put first.
+	cd $(DEB_SRC) && PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg-buildpackage -us -uc
+	mv $(DEB_OUT)/src/seqring*.* $(DEB_OUT)/src/libseqring*.deb \
+		$(DEB_OUT)/src/python3-seqring*.deb $(DEB_OUT)/
 	lintian --fail-on error,warning --info $(DEB_OUT)/seqring_$(SEQRING_VERSION)_*.changes
 	@ls -1 $(DEB_OUT)/*.deb
 

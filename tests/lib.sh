@@ -530,6 +530,30 @@ start_holder() {
 	return 1
 }
 
+# start_journald LOG: systemd-journald in the background, as the guest
+# runs it without systemd as PID 1 (a machine-id, its directories,
+# cgroupfs, where journald finds its cgroup and systemd would have mounted
+# it); its output to LOG. Waits up to 10 s for its socket. Sets
+# JOURNALD_PID, and CG_MOUNTED to yes if it mounted cgroupfs. Returns 1 if
+# the socket did not come.
+start_journald() {
+	[ -s /etc/machine-id ] || tr -d '-' </proc/sys/kernel/random/uuid >/etc/machine-id
+	mkdir -p /run/systemd/journal /run/log/journal
+	CG_MOUNTED=
+	if ! grep -q ' /sys/fs/cgroup ' /proc/mounts; then
+		mount -t cgroup2 none /sys/fs/cgroup && CG_MOUNTED=yes
+	fi
+	/lib/systemd/systemd-journald >"$1" 2>&1 &
+	JOURNALD_PID=$!
+	_tap_pids="$_tap_pids $JOURNALD_PID"
+	_sj_i=0
+	while [ ! -S /run/systemd/journal/socket ] && [ $_sj_i -lt 100 ]; do
+		sleep 0.1
+		_sj_i=$((_sj_i + 1))
+	done
+	[ -S /run/systemd/journal/socket ]
+}
+
 # stop_pid PID: kill a background process and reap it.
 stop_pid() {
 	kill "$1" 2>/dev/null

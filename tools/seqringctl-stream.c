@@ -676,10 +676,9 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 static int stream_run(const struct command *cmd, struct stream *st,
 		      int argc, char **argv)
 {
-	struct sigaction sa, old_sa[ARRAY_SIZE(watch_signals)];
-	sigset_t block, waitmask;
+	struct caught_signals cs;
+	sigset_t waitmask;
 	int status;
-	size_t i;
 
 	status = stream_parse(cmd, st, argc, argv);
 	if (status >= 0)
@@ -726,34 +725,11 @@ static int stream_run(const struct command *cmd, struct stream *st,
 
 	st->poll_stdout = is_pipe(STDOUT_FILENO);
 
-	/*
-	 * The signals are delivered only inside ppoll(); see watch_wait().
-	 * One that is ignored (nohup, a background job of a script) stays
-	 * ignored.
-	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watch_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	for (i = 0; i < ARRAY_SIZE(watch_signals); i++) {
-		sigaction(watch_signals[i], NULL, &old_sa[i]);
-		if (old_sa[i].sa_handler != SIG_IGN)
-			sigaddset(&block, watch_signals[i]);
-	}
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	for (i = 0; i < ARRAY_SIZE(watch_signals); i++) {
-		if (!sigismember(&block, watch_signals[i]))
-			continue;
-		sigdelset(&waitmask, watch_signals[i]);
-		sigaction(watch_signals[i], &sa, NULL);
-	}
-
+	/* The signals are delivered only inside ppoll(); see watch_wait(). */
+	signals_catch(&cs, watch_signals, ARRAY_SIZE(watch_signals),
+		      watch_on_signal, &waitmask);
 	status = stream_loop(st, &waitmask);
-
-	for (i = 0; i < ARRAY_SIZE(watch_signals); i++)
-		if (sigismember(&block, watch_signals[i]))
-			sigaction(watch_signals[i], &old_sa[i], NULL);
-	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	signals_restore(&cs);
 	/* main() re-raises it after flushing what was read. */
 	fatal_signal = watch_interrupted;
 out_close:

@@ -131,6 +131,42 @@ int finish(int status)
 	return status;
 }
 
+void signals_catch(struct caught_signals *cs, const int *sigs, size_t n,
+		   void (*handler)(int), sigset_t *waitmask)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&cs->block);
+	cs->n = n < ARRAY_SIZE(cs->sigs) ? n : ARRAY_SIZE(cs->sigs);
+	for (i = 0; i < cs->n; i++) {
+		cs->sigs[i] = sigs[i];
+		sigaction(sigs[i], NULL, &cs->old[i]);
+		if (cs->old[i].sa_handler != SIG_IGN)
+			sigaddset(&cs->block, sigs[i]);
+	}
+	sigprocmask(SIG_BLOCK, &cs->block, waitmask);
+	for (i = 0; i < cs->n; i++) {
+		if (!sigismember(&cs->block, sigs[i]))
+			continue;
+		sigdelset(waitmask, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+void signals_restore(struct caught_signals *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++)
+		if (sigismember(&cs->block, cs->sigs[i]))
+			sigaction(cs->sigs[i], &cs->old[i], NULL);
+	sigprocmask(SIG_UNBLOCK, &cs->block, NULL);
+}
+
 int usage_error(const struct command *cmd, const char *fmt, ...)
 {
 	va_list ap;

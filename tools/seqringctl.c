@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seqringctl - push readings to /dev/seqring, dump or watch them, print its
- * counters, clear it, show or set its capacity
+ * counters, clear it, show or set its capacity, watch every ring (top)
  *
  * This file is the dispatcher: main() parses the global options, finds
  * the command in the table below and runs it; the commands live in
@@ -149,6 +149,22 @@ static const struct command commands[] = {
 		.longopts = capacity_options,
 		.run = cmd_capacity,
 	},
+	{
+		.name = "top",
+		.synopsis = "[-b] [-i SECONDS] [-n FRAMES]",
+		.summary =
+		"Show every ring, refreshed like top: pushes a second, dropped,\n"
+		"readers, how full, the latest value of each label.",
+		.options =
+		"  -i, --interval=SECONDS between frames, 0.1..3600 (1)\n"
+		"  -n, --iterations=FRAMES stop after FRAMES frames\n"
+		"  -b, --batch            plain text frames, no keys, as without a\n"
+		"                         terminal (where one frame is the default)\n"
+		"  On a terminal, q quits. With -d DEVICE, that ring alone.\n",
+		.shortopts = "+bi:n:h",
+		.longopts = top_options,
+		.run = cmd_top,
+	},
 };
 
 /* Print the lines of @text, each preceded by @indent. */
@@ -173,7 +189,7 @@ static void print_usage(FILE *f)
 		"Usage: seqringctl [-d DEVICE] COMMAND [ARGS]\n"
 		"\n"
 		"Push readings to a seqring device, dump or watch them, print its\n"
-		"counters, clear it, show or set its capacity.\n"
+		"counters, clear it, show or set its capacity, watch every ring.\n"
 		"\n"
 		"Options (before COMMAND):\n"
 		"  -d, --device=DEVICE    device node (default %s)\n"
@@ -190,8 +206,8 @@ static void print_usage(FILE *f)
 	}
 	fprintf(f,
 		"\n"
-		"Exit status: 0 success, 1 failure, 2 usage error; watch dies by\n"
-		"the signal that ends it.\n"
+		"Exit status: 0 success, 1 failure, 2 usage error; watch and top\n"
+		"die by the signal that ends them.\n"
 		"See seqringctl(1).\n");
 }
 

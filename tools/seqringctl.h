@@ -6,14 +6,16 @@
  * Calls go one way, down: seqringctl.c has main(), the command table and
  * --help, and calls the commands; seqringctl-ring.c has push, feed, clear
  * and capacity, seqringctl-metrics.c stats, seqringctl-stream.c dump and
- * watch (which sends to the journal through seqringctl-journal.c); they
- * use seqringctl-util.c's messages and libseqring (lib/), which calls
- * nothing of the tool's.
+ * watch (which sends to the journal through seqringctl-journal.c),
+ * seqringctl-top.c top; they use seqringctl-util.c's messages,
+ * seqringctl-series.c's table of the latest readings (stats, top) and
+ * libseqring (lib/), which calls nothing of the tool's.
  */
 #ifndef _SEQRINGCTL_H_
 #define _SEQRINGCTL_H_
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <linux/seqring.h>
 
@@ -125,6 +127,24 @@ void reading_message(char *buf, size_t size,
 		     const struct seqring_reading *r);
 
 /*
+ * The signals a command that waits (watch, top) catches: delivered only
+ * where the @waitmask signals_catch() returns lets them through (ppoll()),
+ * so that one arriving at any moment ends the wait; one that was ignored
+ * when the command started (nohup, a background job) stays ignored.
+ * signals_restore() puts back the dispositions and the mask.
+ */
+struct caught_signals {
+	int sigs[8];
+	size_t n;
+	struct sigaction old[8];
+	sigset_t block;
+};
+
+void signals_catch(struct caught_signals *cs, const int *sigs, size_t n,
+		   void (*handler)(int), sigset_t *waitmask);
+void signals_restore(struct caught_signals *cs);
+
+/*
  * Flush standard output (a failure is one, EPIPE too: see output_error())
  * and end by the signal that ended a command, if one did; else return
  * @status for main() to return.
@@ -150,6 +170,38 @@ enum time_style {
 #define TIME_LEN	40
 void format_time(char *buf, size_t size, __u64 ns, enum time_style style);
 
+/* The latest reading of one channel and label. */
+struct series {
+	bool used;
+	__u32 channel;
+	char label[SEQRING_LABEL_LEN];
+	__s64 value;
+	__u64 timestamp_ns;
+};
+
+/*
+ * The series of the readings added, oldest first. @limit, if not 0, is
+ * the most series it keeps: the readings of any further one are counted
+ * in @refused and dropped (top follows a ring for hours; stats reads
+ * what it holds once).
+ */
+struct series_table {
+	struct series *slot;
+	size_t size;
+	size_t used;
+	size_t limit;
+	unsigned long long refused;
+};
+
+/* 0, -ENOMEM, or -ENOSPC for a new series beyond the limit. */
+int series_add(struct series_table *t, const struct seqring_reading *r);
+/*
+ * The @t->used series, sorted by channel, then label, in a new array for
+ * free(); NULL if out of memory.
+ */
+struct series *series_sorted(const struct series_table *t);
+void series_free(struct series_table *t);
+
 /* The commands, and the options each takes (its getopt_long table). */
 #define DECLARE_COMMAND(name)						\
 	extern const struct option name##_options[];			\
@@ -161,6 +213,7 @@ DECLARE_COMMAND(feed);
 DECLARE_COMMAND(stats);
 DECLARE_COMMAND(clear);
 DECLARE_COMMAND(capacity);
+DECLARE_COMMAND(top);
 
 /* dump and watch (dump -f) take the same options. */
 #define STREAM_SHORTOPTS	"+jo:fn:NS:U:c:l:Th"

@@ -183,7 +183,10 @@ class Ring:
 
     def readings(self, after=0):
         """The readings held now, oldest first, after sequence number
-        @after; then the iteration ends."""
+        @after; then the iteration ends. Each call starts again at the
+        oldest held (the file's cursor goes back there: follow() goes on
+        from where the readings left it)."""
+        os.lseek(self.fd, 0, os.SEEK_SET)
         end = self.stats().total
         while True:
             recs = self._read()

@@ -31,7 +31,7 @@
 #      they depend on, kept in $SEQRING_CACHE/kernels/KVER_VERSION/;
 #   4. boot ("boot", "packages"): tests/vm/run.sh check with VM_ARCH, the
 #      initramfs taking busybox, kmod, udevadm and the programs of
-#      tests/check/binaries.txt (jq, journald) from an unpacked root of
+#      tests/check/binaries.txt (jq, journald, python3) from an unpacked root of
 #      ARCH (mkroot.sh ROOT_ARCH): the whole check tier, the same scripts,
 #      on the cross-built modules, or for "packages" on the DKMS-built
 #      ones with the packaged tool and udev rule. With ARCH_TIER=bench
@@ -347,10 +347,11 @@ for name in "${names[@]}"; do
 	touch -c "$img" # used: tests/kernels/prune-cache.sh keeps it
 
 	# 4. boot, with busybox, kmod and udevadm of ARCH, and the programs
-	# of tests/check/binaries.txt (jq; systemd's journald, journalctl).
+	# of tests/check/binaries.txt (jq; systemd's journald, journalctl)
+	# and trees.txt (python3's library, pytest).
 	guest=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-guest.XXXXXX") && rmdir "$guest"
 	if ! ROOT_ARCH=$a tests/roots/mkroot.sh bookworm "$guest" busybox-static kmod udev \
-		jq systemd >"$dir/guest.log" 2>&1; then
+		jq systemd python3 python3-pytest >"$dir/guest.log" 2>&1; then
 		tests/roots/rmroot.sh "$guest"
 		fail "$name" "an unpacked bookworm root of $a" "$dir/guest.log"
 		continue

@@ -22,22 +22,8 @@ if [ ! -x "$JOURNALD" ] || ! command -v journalctl >/dev/null || ! command -v jq
 fi
 check_load "load seqring capacity=16" capacity=16
 
-[ -s /etc/machine-id ] || tr -d '-' </proc/sys/kernel/random/uuid >/etc/machine-id
-mkdir -p /run/systemd/journal /run/log/journal
-# journald finds its cgroup through cgroupfs (systemd mounts it at boot).
-cg_mounted=
-if ! grep -q ' /sys/fs/cgroup ' /proc/mounts; then
-	mount -t cgroup2 none /sys/fs/cgroup && cg_mounted=yes
-fi
-"$JOURNALD" >"$T/journald.log" 2>&1 &
-jpid=$!
-_tap_pids="$_tap_pids $jpid"
-i=0
-while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -S "$SOCK" ] || fail_rest "systemd-journald did not create $SOCK: $(cat "$T/journald.log")"
+start_journald "$T/journald.log" ||
+	fail_rest "systemd-journald did not create $SOCK: $(cat "$T/journald.log")"
 
 utf8=$(printf 'caf\303\251')
 nl=$(printf 'a\nb')
@@ -83,12 +69,12 @@ is 'channel 7 value 42 label caf\303\251' "$(sed -n 1p "$T/j" | jq -r .MESSAGE)"
 "$CTL" watch --journal --json --count=1 >"$T/out" 2>"$T/err"
 is 2 $? "--journal with --json is a usage error (exit 2)"
 
-stop_pid "$jpid"
+stop_pid "$JOURNALD_PID"
 rm -f "$SOCK"
 "$CTL" watch --journal --count=1 >"$T/out" 2>"$T/err"
 is "1 yes" "$? $(grep -q 'cannot connect to the journal' "$T/err" && echo yes)" \
 	"without journald: exit 1, saying it cannot connect to the journal"
 
-[ -z "$cg_mounted" ] || umount /sys/fs/cgroup
+[ -z "$CG_MOUNTED" ] || umount /sys/fs/cgroup
 unload_seqring
 done_testing

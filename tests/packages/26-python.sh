@@ -11,8 +11,13 @@
 
 plan 5
 
+# Debian's python3 where there is one: a PATH may put another first
+# (pyenv's, a virtualenv's) without setuptools and wheel.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
 py() {
-	PYTHONPATH=$REPO/python python3 -c "$1"
+	PYTHONPATH=$REPO/python "$PY" -c "$1"
 }
 
 # The layouts as the module has them: "STRUCT SIZE" and "STRUCT.MEMBER
@@ -72,13 +77,13 @@ ValueError" "$(cat "$T/cur.txt")" \
 
 # pip builds a wheel: without the module wheel (Debian's python3-wheel)
 # it would fetch one from the network, which a test must not do.
-if ! python3 -c 'import setuptools, wheel' 2>/dev/null; then
+if ! "$PY" -c 'import setuptools, wheel' 2>/dev/null; then
 	skip "pip installs it from the source tree (pip install ./python)" \
 		"no setuptools and wheel for python3 (apt-get install python3-wheel)"
 else
-	python3 -m pip install --quiet --no-deps --no-build-isolation --no-index \
+	"$PY" -m pip install --quiet --no-deps --no-build-isolation --no-index \
 		--target "$T/site" "$REPO/python" >"$T/pip.log" 2>&1
-	is "0 $T/site" "$? $(cd / && PYTHONPATH=$T/site python3 -c \
+	is "0 $T/site" "$? $(cd / && PYTHONPATH=$T/site "$PY" -c \
 		'import os, seqring; print(os.path.dirname(os.path.dirname(seqring.__file__)))')" \
 		"pip installs it from the source tree (pip install ./python)" ||
 		diag "$(tail -n 20 "$T/pip.log")"

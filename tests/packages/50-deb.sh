@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 50-deb.sh - make deb builds the three packages (and seqring-tools' debug
-# symbols) into build/deb/, lintian
+# 50-deb.sh - make deb builds the packages (and the debug symbols of
+# seqring-tools and libseqring1) into build/deb/, lintian
 # finds nothing (no error, no warning, and no info or pedantic tag either,
 # or only overridden ones), and each package holds exactly its files.
 # The later scripts install these packages.
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 12
+plan 14
 
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
@@ -18,13 +18,17 @@ out=build/deb
 make deb >"$T/deb.log" 2>&1
 rc=$?
 is 0 "$rc" "make deb" || diag "$(tail -n 30 "$T/deb.log")"
-is "libseqring1-dbgsym_${version}_$arch.deb libseqring1_${version}_$arch.deb seqring-dev_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-tools-dbgsym_${version}_$arch.deb seqring-tools_${version}_$arch.deb" \
+is "libseqring1-dbgsym_${version}_$arch.deb libseqring1_${version}_$arch.deb python3-seqring_${version}_all.deb seqring-dev_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-tools-dbgsym_${version}_$arch.deb seqring-tools_${version}_$arch.deb" \
 	"$(cd $out 2>/dev/null && ls ./*.deb | sed 's|^\./||' | LC_ALL=C sort | words)" \
-	"build/deb/ has libseqring1, seqring-dev, seqring-dkms, seqring-tools and debug symbols"
+	"build/deb/ has libseqring1, python3-seqring, seqring-dev, seqring-dkms, seqring-tools and debug symbols"
 
 tags=$(lintian --pedantic --display-info --tag-display-limit 0 \
 	"$out/seqring_${version}_$arch.changes" 2>&1 | grep -v 'running with root privileges')
 is "" "$tags" "lintian --pedantic -I: no tag at all"
+
+field() {
+	dpkg-deb -f "$out/$1" "$2"
+}
 
 # contents PKG: "MODE PATH" of every file, without the docs dpkg adds.
 contents() {
@@ -54,6 +58,18 @@ is "-rw-r--r-- usr/lib/$ma/libseqring.so.1 -rw-r--r-- usr/lib/$ma/libseqring.so.
 	"$(contents libseqring1_${version}_$arch.deb | sed 's/^l[^ ]*/-rw-r--r--/' | words)" \
 	"libseqring1: the shared library and its soname link"
 
+# pybuild's install, as pip's: the module and its .dist-info, no bytecode
+# (dh_python3's postinst compiles it on the machine).
+py=usr/lib/python3/dist-packages
+is "-rw-r--r-- $py/seqring-$version.dist-info/METADATA
+-rw-r--r-- $py/seqring-$version.dist-info/RECORD
+-rw-r--r-- $py/seqring-$version.dist-info/WHEEL
+-rw-r--r-- $py/seqring-$version.dist-info/top_level.txt
+-rw-r--r-- $py/seqring/__init__.py" "$(contents python3-seqring_${version}_all.deb)" \
+	"python3-seqring: the module seqring and its dist-info in $py"
+like "$(field python3-seqring_${version}_all.deb Depends)" '(^|, )python3(:any)?( |,|$)' \
+	"python3-seqring depends on python3 (dh_python3)"
+
 expected="-rw-r--r-- lib/systemd/system/seqring-journal.service
 -rw-r--r-- lib/systemd/system/seqring-journal@.service
 -rw-r--r-- lib/systemd/system/seqring-metrics.service
@@ -70,9 +86,6 @@ expected="-rw-r--r-- lib/systemd/system/seqring-journal.service
 is "$expected" "$(contents seqring-tools_${version}_$arch.deb)" \
 	"seqring-tools: tool, man pages, rule, sysusers.d, units, completion"
 
-field() {
-	dpkg-deb -f "$out/$1" "$2"
-}
 like "$(field seqring-dkms_${version}_all.deb Depends)" '(^|, )dkms( |,|$)' \
 	"seqring-dkms depends on dkms"
 like "$(field seqring-dkms_${version}_all.deb Recommends)" \
@@ -81,8 +94,8 @@ like "$(field seqring-dkms_${version}_all.deb Recommends)" \
 like "$(field seqring-tools_${version}_$arch.deb Depends)" \
 	'systemd \| systemd-standalone-sysusers' \
 	"seqring-tools depends on a systemd-sysusers (for group seqring)"
-is "$version $version $version" \
-	"$(field seqring-dkms_${version}_all.deb Version) $(field seqring-tools_${version}_$arch.deb Version) $(field seqring-dev_${version}_$arch.deb Version)" \
-	"the three packages have VERSION"
+is "$version $version $version $version" \
+	"$(field seqring-dkms_${version}_all.deb Version) $(field seqring-tools_${version}_$arch.deb Version) $(field seqring-dev_${version}_$arch.deb Version) $(field python3-seqring_${version}_all.deb Version)" \
+	"the packages have VERSION"
 
 done_testing

@@ -13,7 +13,8 @@
 #     against the package's /usr/src/seqring-VERSION/include and the
 #     Module.symvers DKMS kept;
 #   - the check tier in the VM on the DKMS-built modules and that one, with
-#     the packaged seqringctl and udev rule;
+#     the packaged seqringctl, udev rule and Python module (python3-seqring,
+#     which 68-python.sh's pytest tests import);
 #   - an install killed while DKMS builds, and one whose build fails, are
 #     followed by a reinstall of the same version that works;
 #   - the headers of a second kernel (bookworm-backports' linux-headers-
@@ -38,6 +39,7 @@ dkms_deb=seqring-dkms_${version}_all.deb
 tools_deb=seqring-tools_${version}_$arch.deb
 dev_deb=seqring-dev_${version}_$arch.deb
 lib_deb=libseqring1_${version}_$arch.deb
+py_deb=python3-seqring_${version}_all.deb
 out=$REPO/build/packages/root
 rm -rf "$out"
 mkdir -p "$out" "$archives"
@@ -83,13 +85,14 @@ else
 fi
 cp "$archives"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
 mkdir -p "$root/tmp/debs"
-cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "build/deb/$dev_deb" "build/deb/$lib_deb" "$root/tmp/debs/" ||
+cp "build/deb/$dkms_deb" "build/deb/$tools_deb" "build/deb/$dev_deb" "build/deb/$lib_deb" \
+	"build/deb/$py_deb" "$root/tmp/debs/" ||
 	fail_rest "no packages in build/deb (50-deb.sh makes them)"
 
 # --- install ----------------------------------------------------------------
-inroot_ok "apt-get install ./$dkms_deb ./$tools_deb ./$dev_deb ./$lib_deb (pulls dkms and a compiler)" \
+inroot_ok "apt-get install ./$dkms_deb ./$tools_deb ./$dev_deb ./$lib_deb ./$py_deb (pulls dkms, a compiler, python3)" \
 	apt-get install -y "/tmp/debs/$dkms_deb" "/tmp/debs/$tools_deb" "/tmp/debs/$dev_deb" \
-	"/tmp/debs/$lib_deb"
+	"/tmp/debs/$lib_deb" "/tmp/debs/$py_deb"
 cp "$T/in.log" "$out/install.log"
 is installed "$(dkms_state "$kver")" "dkms status: seqring/$version installed for $kver"
 mods=$root/lib/modules/$kver/updates/dkms
@@ -126,13 +129,14 @@ for m in seqring sequence seqring_timerlat; do
 done
 SEQRING_KO_DIR=$out/ko SEQRINGCTL=$root/usr/bin/seqringctl \
 	SEQRING_RULES=$root/usr/lib/udev/rules.d/60-seqring.rules \
+	SEQRING_PYTHON=$root/usr/lib/python3/dist-packages \
 	tests/vm/run.sh check >"$out/check.log" 2>&1
 rc=$?
 summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$out/check.log" | tail -n 1)
 if [ "$rc" -eq 0 ] && [ -n "$summary" ]; then
-	ok "the check tier on the DKMS-built modules and tests/extmod's with the packaged tool and rule ($summary)"
+	ok "the check tier on the DKMS-built modules and tests/extmod's with the packaged tool, rule and Python module ($summary)"
 else
-	not_ok "the check tier on the DKMS-built modules and tests/extmod's with the packaged tool and rule" \
+	not_ok "the check tier on the DKMS-built modules and tests/extmod's with the packaged tool, rule and Python module" \
 		"exit status $rc, ${summary:-no summary} (log: $out/check.log)" \
 		"$(grep -a '^not ok' "$out/check.log" | head -n 20)"
 fi
@@ -192,12 +196,12 @@ is installed "$(dkms_state "${kver2:-none}")" \
 	"DKMS built seqring for the new kernel (${kver2:-none}) when its headers came"
 
 # --- remove --------------------------------------------------------------------------
-inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev libseqring1" \
-	apt-get purge -y seqring-dkms seqring-tools seqring-dev libseqring1
+inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev libseqring1 python3-seqring" \
+	apt-get purge -y seqring-dkms seqring-tools seqring-dev libseqring1 python3-seqring
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
 	etc/udev/rules.d etc/modprobe.d etc/modules-load.d usr/bin usr/share/man \
 	lib/systemd/system \
-	usr/include usr/lib/sysusers.d usr/share/pkgconfig \
+	usr/include usr/lib/sysusers.d usr/share/pkgconfig usr/lib/python3 \
 	"usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)" \
 	\( -iname '*seqring*' -o -name 'sequence.ko*' \) 2>/dev/null)
 is "" "$left" "nothing of seqring is left after the purge"

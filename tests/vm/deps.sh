@@ -33,6 +33,8 @@ stress-ng
 trinity
 jq
 systemd
+python3
+python3-pytest
 prometheus
 mandoc
 "

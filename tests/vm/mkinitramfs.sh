@@ -21,6 +21,10 @@
 #   /usr/bin/seqringctl
 #   /tests/lib.sh /tests/MODE/*.sh /tests/bin/<test programs>
 #   the programs named in tests/MODE/binaries.txt, with their libraries
+#   the directories named in tests/MODE/trees.txt (python3's library)
+#   /tests/python/: python/tests/*.py and the module seqring (python/, or
+#       SEQRING_PYTHON's)
+#   /tests/units/: the systemd units of systemd/ (as in the tree, @BINDIR@)
 #   /tests/run (guest runner) /tests/demo.sh /init
 #
 # Required inputs: the three modules, the tool and the udev rule; a missing
@@ -312,6 +316,53 @@ if [ -f "$tier/binaries.txt" ]; then
 		copy_with_libs "$path" "$path"
 	done
 fi
+
+# Directory trees a tier needs whole (python3's standard library and
+# pytest for the check tier's Python tests): tests/MODE/trees.txt names
+# one directory per line, then names (of files or directories anywhere
+# below it) to leave out; or a single file. Each is copied to the same path in the guest
+# (from GUEST_ROOT with one), and every shared object in it (a Python
+# extension module) brings the libraries it needs.
+if [ -f "$tier/trees.txt" ]; then
+	sed 's/#.*//' "$tier/trees.txt" | while read -r dir excludes; do
+		[ -n "$dir" ] || continue
+		if [ -f "$guest$dir" ]; then
+			mkdir -p ".$(dirname "$dir")"
+			cp "$guest$dir" ".$dir"
+			continue
+		fi
+		[ -d "$guest$dir" ] ||
+			die "missing directory $dir listed in $tier/trees.txt (run 'make deps')"
+		set --
+		for x in $excludes; do
+			set -- "$@" "--exclude=$x"
+		done
+		mkdir -p ".$dir"
+		tar -C "$guest$dir" "$@" -cf - . | tar -C ".$dir" -xf -
+		find ".$dir" -name '*.so*' -type f | while read -r so; do
+			for lib in $(if [ -n "$guest" ]; then guest_libs "$guest${so#.}"; else
+				ldd "$so" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'; fi); do
+				[ -e ".$lib" ] && continue
+				mkdir -p ".$(dirname "$lib")"
+				cp -L "$guest$lib" ".$lib"
+			done
+		done
+	done
+fi
+
+# Python tests (python/tests/), run by a tier's script with pytest: with
+# the module of the source tree, or SEQRING_PYTHON (a directory holding
+# the package seqring, such as a root's /usr/lib/python3/dist-packages).
+if [ -d "$root/python/tests" ]; then
+	mkdir -p tests/python
+	cp "$root"/python/tests/*.py tests/python/
+	cp -r "${SEQRING_PYTHON:-$root/python}/seqring" tests/python/seqring
+	rm -rf tests/python/seqring/__pycache__
+fi
+
+# The systemd units, for a tier that runs what they run (tests/fleet).
+mkdir -p tests/units
+cp "$root"/systemd/*.service.in "$root"/systemd/*.timer tests/units/
 
 # Kernel modules /init loads before anything else, in this order.
 if [ -n "${SEQRING_EARLY_MODULES:-}" ]; then
