@@ -155,6 +155,18 @@ static_assert(sizeof(struct seqring_batch) == 16);
 static_assert(sizeof(struct seqring_stats) == 64);
 static_assert(sizeof(struct seqring_record) == 48);
 static_assert(sizeof(struct seqring_slot) == 48);
+/* The mapping shows struct seqring_slot as struct seqring_mmap_slot. */
+static_assert(sizeof(struct seqring_slot) == sizeof(struct seqring_mmap_slot));
+static_assert(offsetof(struct seqring_slot, seq) ==
+	      offsetof(struct seqring_mmap_slot, seq));
+static_assert(offsetof(struct seqring_slot, r) ==
+	      offsetof(struct seqring_mmap_slot, reading));
+static_assert(SEQRING_SLOT_BUSY == SEQRING_SEQ_BUSY);
+/* The counters each in a line of their own, and the meta in a page. */
+static_assert(offsetof(struct seqring_mmap_meta, next_seq) == 128);
+static_assert(offsetof(struct seqring_mmap_meta, oldest_seq) == 256);
+static_assert(sizeof(struct seqring_mmap_meta) == 384);
+static_assert(sizeof(struct seqring_mmap_meta) <= PAGE_SIZE);
 
 /**
  * seqring_alloc_readings - allocate an array of readings
