@@ -22,13 +22,13 @@ ifeq ($(origin KDIR),undefined)
 endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
-.PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
+.PHONY: all modules tool progs extmod samples clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
 	prune-cache bench-arch check-litmus \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
-all: modules tool progs extmod
+all: modules tool progs extmod samples
 
 modules:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': install the" \
@@ -47,18 +47,25 @@ tool:
 progs:
 	$(MAKE) -C tests/progs
 
+# The userspace sample (samples/Makefile; kbuild builds the module sample
+# from samples/Kbuild): it links the library `tool` builds.
+samples: tool
+	$(MAKE) -C samples
+
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-test -d "$(KDIR)" && $(MAKE) -C tests/extmod KDIR=$(KDIR) clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/progs clean
+	$(MAKE) -C samples clean
 	$(MAKE) -C tests/bench clean
 	rm -rf build
 
 help:
 	@echo "Targets:"
-	@echo "  all      build seqring.ko, sequence.ko, the sample"
-	@echo "           samples/seqring_timerlat.ko, tools/seqringctl, test programs"
+	@echo "  all      build seqring.ko, sequence.ko, the samples"
+	@echo "           samples/seqring_timerlat.ko and samples/mmap-consumer,"
+	@echo "           tools/seqringctl, test programs"
 	@echo "  extmod   build tests/extmod/seqring_extmod.ko out of tree against"
 	@echo "           this one, as README tells driver authors"
 	@echo "  deps     install the Debian packages the build and the VM need"
@@ -420,11 +427,12 @@ uninstall:
 # installed later by itself (AUTOINSTALL), and `dkms autoinstall -k
 # VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
-	samples/Kbuild $(filter-out %.mod.c,$(wildcard samples/*.[ch])) \
+	samples/Kbuild $(filter-out %.mod.c samples/mmap-consumer.c,$(wildcard samples/*.[ch])) \
 	include/uapi/linux/seqring.h include/linux/seqring.h
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
-# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD).
+# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD). The
+# userspace sample, samples/mmap-consumer.c, is not the module's.
 install-dkms:
 ifeq ($(DESTDIR),)
 	@test -d /lib/modules/$(KVER)/build || { echo "no headers for Linux $(KVER):" \
