@@ -24,7 +24,7 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod samples clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache bench-arch check-litmus \
+	prune-cache bench-arch check-litmus check-lib \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
@@ -111,6 +111,8 @@ help:
 	@echo "  lint     checkpatch --strict and sparse on driver/, samples/,"
 	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
+	@echo "  check-lib  libseqring's mapping consumer against a faked mapping,"
+	@echo "           on the host (tests/progs/map_unit; TAP; no VM)"
 	@echo "  check-litmus  the ring's memory ordering in the Linux-kernel memory"
 	@echo "           model: herd7 (in a sid root, cached) must find each"
 	@echo "           tests/litmus/*.litmus Never and each of its mutants"
@@ -175,6 +177,13 @@ lint: $(CHECKPATCH) tool
 # tests). Needs no kernel and no VM.
 check-litmus:
 	KSRC_TAR=$(KSRC_TAR) tests/litmus/check-litmus.sh
+
+# The library's consumer of the mapping needs no driver: a memfd laid out
+# as the mapping, a producer thread keeping the driver's protocol
+# (tests/progs/map_unit.c). The 32-bit build runs in the VM (83-dump-mmap).
+check-lib:
+	$(MAKE) -C tests/progs
+	tests/progs/map_unit
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 # The test targets build the tool with WERROR=1 (tools/Makefile): a warning
