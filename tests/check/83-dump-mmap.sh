@@ -77,35 +77,6 @@ same --after=20
 same --since=@1000000000 --until=@1000000001
 
 # ---- watch ----
-# watch_bg OUT ERR ARGS...: seqringctl watch ARGS in the background.
-watch_bg() {
-	_out=$1 _err=$2
-	shift 2
-	: >"$_out"
-	"$BIN/sigdfl" "$CTL" watch "$@" >"$_out" 2>"$_err" &
-	WATCH_PID=$!
-	_tap_pids="$_tap_pids $WATCH_PID"
-}
-# asleep PID: wait up to 10 s for PID to be sleeping (state S).
-asleep() {
-	_i=0
-	while [ $_i -lt 100 ]; do
-		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = S ] && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
-# wait_lines FILE N: wait up to 10 s for FILE to have N lines.
-wait_lines() {
-	_i=0
-	while [ "$(wc -l <"$1")" -lt "$2" ] && [ $_i -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ "$(wc -l <"$1")" -ge "$2" ]
-}
-
 watch_bg "$T/wm" "$T/wme"
 m_pid=$WATCH_PID
 watch_bg "$T/wr" "$T/wre" --no-mmap
