@@ -100,19 +100,23 @@ static void make_reading(struct seqring_reading *r, unsigned int i)
 		r->timestamp_ns = 1000000000ULL + i;	/* else stamped */
 }
 
+/* Readings @from to @from + @n - 1, in batches of at most the maximum. */
 static void push(int fd, unsigned int from, unsigned int n)
 {
 	struct seqring_reading *r = calloc(n, sizeof(*r));
-	struct seqring_batch b = { .count = n };
+	struct seqring_batch b = { 0 };
 	unsigned int i;
 
 	if (!r)
 		tap_bail("out of memory");
 	for (i = 0; i < n; i++)
 		make_reading(&r[i], from + i);
-	b.readings = (unsigned long)r;
-	if (ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b))
-		tap_bail("PUSH_BATCH: %s", strerror(errno));
+	for (i = 0; i < n; i += b.count) {
+		b.count = n - i < SEQRING_BATCH_MAX ? n - i : SEQRING_BATCH_MAX;
+		b.readings = (unsigned long)&r[i];
+		if (ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b))
+			tap_bail("PUSH_BATCH: %s", strerror(errno));
+	}
 	free(r);
 }
 
