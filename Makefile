@@ -22,13 +22,13 @@ ifeq ($(origin KDIR),undefined)
 endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
-.PHONY: all modules tool progs extmod clean help deps check demo lint stress bench check-debug \
+.PHONY: all modules tool progs extmod samples clean help deps check demo lint stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
-	prune-cache bench-arch check-litmus check-crash check-fleet \
+	prune-cache bench-arch check-litmus check-crash check-fleet check-lib \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
 
-all: modules tool progs extmod
+all: modules tool progs extmod samples
 
 modules:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': install the" \
@@ -47,18 +47,25 @@ tool:
 progs:
 	$(MAKE) -C tests/progs
 
+# The userspace sample (samples/Makefile; kbuild builds the module sample
+# from samples/Kbuild): it links the library `tool` builds.
+samples: tool
+	$(MAKE) -C samples
+
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-test -d "$(KDIR)" && $(MAKE) -C tests/extmod KDIR=$(KDIR) clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/progs clean
+	$(MAKE) -C samples clean
 	$(MAKE) -C tests/bench clean
 	rm -rf build
 
 help:
 	@echo "Targets:"
-	@echo "  all      build seqring.ko, sequence.ko, the sample"
-	@echo "           samples/seqring_timerlat.ko, tools/seqringctl, test programs"
+	@echo "  all      build seqring.ko, sequence.ko, the samples"
+	@echo "           samples/seqring_timerlat.ko and samples/mmap-consumer,"
+	@echo "           tools/seqringctl, test programs"
 	@echo "  extmod   build tests/extmod/seqring_extmod.ko out of tree against"
 	@echo "           this one, as README tells driver authors"
 	@echo "  deps     install the Debian packages the build and the VM need"
@@ -107,6 +114,8 @@ help:
 	@echo "  lint     checkpatch --strict and sparse on driver/, samples/,"
 	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
+	@echo "  check-lib  libseqring's mapping consumer against a faked mapping,"
+	@echo "           on the host (tests/progs/map_unit; TAP; no VM)"
 	@echo "  check-litmus  the ring's memory ordering in the Linux-kernel memory"
 	@echo "           model: herd7 (in a sid root, cached) must find each"
 	@echo "           tests/litmus/*.litmus Never and each of its mutants"
@@ -171,6 +180,13 @@ lint: $(CHECKPATCH) tool
 # tests). Needs no kernel and no VM.
 check-litmus:
 	KSRC_TAR=$(KSRC_TAR) tests/litmus/check-litmus.sh
+
+# The library's consumer of the mapping needs no driver: a memfd laid out
+# as the mapping, a producer thread keeping the driver's protocol
+# (tests/progs/map_unit.c). The 32-bit build runs in the VM (83-dump-mmap).
+check-lib:
+	$(MAKE) -C tests/progs
+	tests/progs/map_unit
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 # The test targets build the tool with WERROR=1 (tools/Makefile): a warning
@@ -450,11 +466,12 @@ uninstall:
 # installed later by itself (AUTOINSTALL), and `dkms autoinstall -k
 # VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
-	samples/Kbuild $(filter-out %.mod.c,$(wildcard samples/*.[ch])) \
+	samples/Kbuild $(filter-out %.mod.c samples/mmap-consumer.c,$(wildcard samples/*.[ch])) \
 	include/uapi/linux/seqring.h include/linux/seqring.h
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
-# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD).
+# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD). The
+# userspace sample, samples/mmap-consumer.c, is not the module's.
 install-dkms:
 ifeq ($(DESTDIR),)
 	@test -d /lib/modules/$(KVER)/build || { echo "no headers for Linux $(KVER):" \

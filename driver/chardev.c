@@ -426,6 +426,29 @@ static long seqring_ioctl_set_wakeup(struct seqring_client *client,
 	return 0;
 }
 
+/*
+ * Where a consumer of the mapping is: poll() and the wake-up threshold
+ * count from there. Clamped as lseek() would: never past next_seq (read
+ * first, ring.c a.), never below the oldest reading held.
+ */
+static long seqring_ioctl_set_cursor(struct seqring_client *client,
+				     const u64 __user *argp)
+{
+	struct seqring_ring *ring = &client->sr->ring;
+	u64 seq, next;
+
+	if (!(client->file->f_mode & FMODE_READ))
+		return -EBADF;
+	if (get_user(seq, argp))
+		return -EFAULT;
+	next = seqring_ring_next_seq(ring);
+	seq = max(seq, min(next, seqring_ring_oldest_seq(ring)));
+	atomic64_set(&client->rd.cursor, min(seq, next));
+	/* A waiter of this file may now have readings, or none. */
+	seqring_reader_changed(&client->rd);
+	return 0;
+}
+
 static long seqring_ioctl_set_capacity(struct seqring *sr,
 				       const u32 __user *argp)
 {
@@ -469,9 +492,19 @@ static long seqring_ioctl(struct file *file, unsigned int cmd,
 		return seqring_ioctl_set_wakeup(client, argp);
 	case SEQRING_IOC_SET_CAPACITY:
 		return seqring_ioctl_set_capacity(client->sr, argp);
+	case SEQRING_IOC_SET_CURSOR:
+		return seqring_ioctl_set_cursor(client, argp);
 	default:
 		return -ENOTTY;
 	}
+}
+
+/* The ring read-only, without a system call per reading (mmap.c). */
+static int seqring_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct seqring_client *client = file->private_data;
+
+	return seqring_ring_mmap(&client->sr->ring, vma);
 }
 
 static const struct file_operations seqring_fops = {
@@ -482,7 +515,9 @@ static const struct file_operations seqring_fops = {
 	.poll		= seqring_poll,
 	.llseek		= seqring_llseek,
 	.unlocked_ioctl	= seqring_ioctl,
+	/* Every argument has the same layout for 32-bit callers. */
 	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= seqring_mmap,
 };
 
 /**

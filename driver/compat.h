@@ -46,4 +46,25 @@
 #define seqring_init_irq_work_hard(work, func) init_irq_work(work, func)
 #endif
 
+/*
+ * 6.3 made vma->vm_flags read-only and gave vm_flags_set() and
+ * vm_flags_clear() to change it (with the mmap lock held for writing, as
+ * it is in an mmap file operation). Before, the flags are changed in
+ * place. Kbuild looks for the functions in <linux/mm.h>.
+ */
+#ifndef SEQRING_HAVE_VM_FLAGS_SET
+#include <linux/mm_types.h>
+
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma,
+				  vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
+
 #endif /* _SEQRING_COMPAT_H */

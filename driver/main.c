@@ -12,6 +12,7 @@
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/sysfs.h>
 
 #include "seqring.h"
@@ -101,6 +102,8 @@ static void __exit seqring_exit(void)
 	seqring_unregister(sr);
 	seqring_procfs_exit(sr);
 	seqring_put(sr);
+	/* Slot arrays a resize replaced are freed by RCU callbacks here. */
+	rcu_barrier();
 }
 module_exit(seqring_exit);
 

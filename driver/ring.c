@@ -80,6 +80,13 @@
  *      the slot had moved oldest_seq past s before (1. and 2. pair with
  *      c.), so the reader moves on and never waits for that producer
  *      (claim-validate.litmus).
+ * A consumer of the ring's mapping (mmap.c) is such a reader, in user
+ * space: next_seq and oldest_seq are the words of the meta page (the
+ * ring points at them; producers store nothing more for a mapping), the
+ * slots are the mapped array, and the UAPI header's protocol is a. to c.
+ * with C11 acquire loads and an acquire fence for smp_rmb(). The kernel
+ * side is the same stores, so the same pairings hold; the consumer's
+ * litmus test lives with the library.
  * A stream reader that is about to wait (read() or poll(), reader.c):
  *   d. is on its file's wait queue (poll_wait(), or prepare_to_wait());
  *   e. puts itself on the ring's list of armed readers and lowers wake_seq
@@ -108,8 +115,9 @@
  * new array does not have it. prev is cleared by smp_store_release() after
  * the copies and loaded by smp_load_acquire(): one that finds it NULL sees
  * every copy (prev-clear.litmus). rcu_assign_pointer() would not do: for
- * a constant NULL it is a plain store. The old array is freed with
- * kvfree_rcu(), without waiting.
+ * a constant NULL it is a plain store. The old array is freed after a
+ * grace period (call_rcu()), without waiting. A ring that is mapped is
+ * not resized (EBUSY, seqring_ring_resize()).
  *
  * Counters are derived: every sequence number below next_seq was either
  * dropped, cleared or is held, so total == count + dropped + cleared holds
@@ -155,6 +163,20 @@ static_assert(sizeof(struct seqring_batch) == 16);
 static_assert(sizeof(struct seqring_stats) == 64);
 static_assert(sizeof(struct seqring_record) == 48);
 static_assert(sizeof(struct seqring_slot) == 48);
+/* The mapping shows struct seqring_slot as struct seqring_mmap_slot. */
+static_assert(sizeof(struct seqring_slot) == sizeof(struct seqring_mmap_slot));
+static_assert(offsetof(struct seqring_slot, seq) ==
+	      offsetof(struct seqring_mmap_slot, seq));
+static_assert(offsetof(struct seqring_slot, r) ==
+	      offsetof(struct seqring_mmap_slot, reading));
+static_assert(SEQRING_SLOT_BUSY == SEQRING_SEQ_BUSY);
+/* The counters each in a line of their own, and the meta in a page. */
+static_assert(offsetof(struct seqring_mmap_meta, next_seq) == 128);
+static_assert(offsetof(struct seqring_mmap_meta, oldest_seq) == 256);
+static_assert(sizeof(struct seqring_mmap_meta) == 384);
+static_assert(sizeof(struct seqring_mmap_meta) <= PAGE_SIZE);
+/* The counters there are the ring's atomic64_t. */
+static_assert(sizeof(atomic64_t) == sizeof(__u64));
 
 /**
  * seqring_alloc_readings - allocate an array of readings
@@ -179,34 +201,74 @@ struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp)
 EXPORT_SYMBOL_IF_KUNIT(seqring_alloc_readings);
 
 /*
- * A zeroed array: a slot whose seq is 0 holds nothing. Charged to the
- * caller's memory cgroup, and never at the price of another process: a
- * ring too large for the memory there is fails with NULL instead of waking
- * the OOM killer, as ftrace's __rb_allocate_pages() does. Pages that
- * si_mem_available() does not see are not asked for at all;
- * __GFP_RETRY_MAYFAIL gives up rather than kill when reclaim fails; and if
- * something else's allocation does bring the OOM killer meanwhile, it
- * picks the caller first (oom origin).
+ * Memory a user causes: charged to the caller's memory cgroup, and never
+ * at the price of another process: a ring too large for the memory there
+ * fails with NULL instead of waking the OOM killer, as ftrace's
+ * __rb_allocate_pages() does. Pages that si_mem_available() does not see
+ * are not asked for at all; __GFP_RETRY_MAYFAIL gives up rather than kill
+ * when reclaim fails; and if something else's allocation does bring the
+ * OOM killer meanwhile, it picks the caller first (oom origin).
+ */
+#define SEQRING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+			 __GFP_NOWARN | __GFP_ZERO)
+
+/*
+ * A zeroed array (a slot whose seq is 0 holds nothing) in whole pages of
+ * its own, apart from its header: a mapping of the ring shows these pages
+ * (mmap.c), which must hold nothing of the kernel's, and nothing of
+ * another allocation, as the tail of a kmalloc() object could. Pages from
+ * vmalloc(), not one high-order block: a large ring needs no contiguous
+ * memory.
  */
 static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 {
-	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
-			  __GFP_NOWARN | __GFP_ZERO;
+	size_t size = PAGE_ALIGN(array_size(capacity,
+					    sizeof(struct seqring_slot)));
 	struct seqring_slots *slots;
-	size_t size = struct_size(slots, slot, capacity);
 
-	if (size > PAGE_SIZE && size >> PAGE_SHIFT > si_mem_available())
+	if (size >> PAGE_SHIFT > si_mem_available())
+		return NULL;
+	slots = kmalloc(sizeof(*slots), SEQRING_GFP);
+	if (!slots)
 		return NULL;
 
 	set_current_oom_origin();
-	if (size <= PAGE_SIZE)
-		slots = kmalloc(size, gfp);
-	else
-		slots = __vmalloc(size, gfp);
+	slots->slot = __vmalloc(size, SEQRING_GFP);
 	clear_current_oom_origin();
-	if (slots)
-		slots->capacity = capacity;
+	if (!slots->slot) {
+		kfree(slots);
+		return NULL;
+	}
+	slots->capacity = capacity;
+	slots->size = size;
 	return slots;
+}
+
+static void seqring_free_slots(struct seqring_slots *slots)
+{
+	vfree(slots->slot);
+	kfree(slots);
+}
+
+/*
+ * After a grace period: readers may still copy from a replaced array.
+ * vfree() from an RCU callback (softirq) defers the unmapping to a worker.
+ */
+static void seqring_free_slots_rcu(struct rcu_head *rcu)
+{
+	seqring_free_slots(container_of(rcu, struct seqring_slots, rcu));
+}
+
+/*
+ * The meta page of the ring's mapping, with the ring's counters in it:
+ * what a consumer of the mapping needs to find the readings (mmap.c).
+ * Filled for @slots; changed only by a resize, which no mapping sees.
+ */
+static void seqring_meta_layout(struct seqring_mmap_meta *meta,
+				const struct seqring_slots *slots)
+{
+	WRITE_ONCE(meta->capacity, slots->capacity);
+	WRITE_ONCE(meta->slots_size, slots->size);
 }
 
 /*
@@ -282,10 +344,27 @@ static void seqring_ring_wake_irq_work(struct irq_work *work);
 int seqring_ring_init(struct seqring_ring *ring, const char *name,
 		      u32 capacity, work_func_t wake)
 {
-	struct seqring_slots *slots = seqring_alloc_slots(capacity);
+	struct seqring_slots *slots;
+	struct page *meta;
 
-	if (!slots)
+	meta = alloc_page(SEQRING_GFP);
+	if (!meta)
 		return -ENOMEM;
+	slots = seqring_alloc_slots(capacity);
+	if (!slots) {
+		__free_page(meta);
+		return -ENOMEM;
+	}
+
+	ring->meta = page_address(meta);
+	ring->meta->version = SEQRING_MMAP_VERSION;
+	ring->meta->meta_size = PAGE_SIZE;
+	ring->meta->slot_size = sizeof(struct seqring_slot);
+	ring->meta->slots_offset = PAGE_SIZE;
+	seqring_meta_layout(ring->meta, slots);
+	ring->next_seq = (atomic64_t *)&ring->meta->next_seq;
+	ring->oldest_seq = (atomic64_t *)&ring->meta->oldest_seq;
+	atomic_set(&ring->mappings, 0);
 
 	raw_spin_lock_init(&ring->clear_lock);
 	seqcount_raw_spinlock_init(&ring->stats_seq, &ring->clear_lock);
@@ -294,8 +373,8 @@ int seqring_ring_init(struct seqring_ring *ring, const char *name,
 	ring->name = name;
 	atomic64_set(&ring->head, 1);
 	atomic64_set(&ring->last_stamp, 0);
-	atomic64_set(&ring->next_seq, 1);
-	atomic64_set(&ring->oldest_seq, 1);
+	atomic64_set(ring->next_seq, 1);
+	atomic64_set(ring->oldest_seq, 1);
 	ring->cleared = 0;
 	ring->dead = false;
 	/* Hard: on PREEMPT_RT too, publishing never waits for a thread. */
@@ -323,8 +402,11 @@ void seqring_ring_destroy(struct seqring_ring *ring)
 	irq_work_sync(&ring->publish_work);
 	irq_work_sync(&ring->wake_irq_work);
 	cancel_work_sync(&ring->wake_work);
-	kvfree(rcu_dereference_protected(ring->slots, true));
+	seqring_free_slots(rcu_dereference_protected(ring->slots, true));
 	RCU_INIT_POINTER(ring->slots, NULL);
+	/* No mapping is left: each holds the file, which holds the ring. */
+	free_page((unsigned long)ring->meta);
+	ring->meta = NULL;
 	mutex_destroy(&ring->readers_lock);
 	mutex_destroy(&ring->resize_lock);
 }
@@ -354,10 +436,10 @@ seqring_slot_of(const struct seqring_slots *slots, u64 seq)
 static __always_inline void seqring_ring_drop_before(struct seqring_ring *ring,
 						     u64 seq)
 {
-	s64 old = atomic64_read(&ring->oldest_seq);
+	s64 old = atomic64_read(ring->oldest_seq);
 
 	while (old < seq &&
-	       !atomic64_try_cmpxchg_relaxed(&ring->oldest_seq, &old, seq))
+	       !atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
 		;
 }
 
@@ -502,14 +584,14 @@ static u64 seqring_ring_publish(struct seqring_ring *ring)
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
 	/* Pairs with the release in seqring_ring_resize(): see the copies. */
 	struct seqring_slots *prev = smp_load_acquire(&slots->prev);
-	u64 next = atomic64_read(&ring->next_seq);
+	u64 next = atomic64_read(ring->next_seq);
 	unsigned int budget = SEQRING_PUBLISH_MAX;
 	u64 seq, end;
 	u32 idx;
 
 	for (;;) {
 		/* Below oldest_seq all is dropped: nothing to wait for. */
-		seq = max_t(u64, next, atomic64_read(&ring->oldest_seq));
+		seq = max_t(u64, next, atomic64_read(ring->oldest_seq));
 		div_u64_rem(seq, slots->capacity, &idx);
 		for (; budget; budget--, seq++) {
 			/* Stored before a resize and not copied yet? */
@@ -526,7 +608,7 @@ static u64 seqring_ring_publish(struct seqring_ring *ring)
 		if (end <= next)
 			return 0;
 		/* Fully ordered: the slots seen before next_seq. */
-		if (atomic64_try_cmpxchg(&ring->next_seq, &next, end))
+		if (atomic64_try_cmpxchg(ring->next_seq, &next, end))
 			break;
 		/* Another producer published meanwhile, maybe past us. */
 		if (next >= end)
@@ -750,8 +832,8 @@ int seqring_ring_clear(struct seqring_ring *ring)
 
 	/* Producers never take it: interrupts may stay on. */
 	raw_spin_lock(&ring->clear_lock);
-	next = atomic64_read(&ring->next_seq);
-	oldest = atomic64_read(&ring->oldest_seq);
+	next = atomic64_read(ring->next_seq);
+	oldest = atomic64_read(ring->oldest_seq);
 	/*
 	 * Producers may raise oldest_seq meanwhile (dropping readings), so
 	 * it is raised by cmpxchg too; what they dropped first counts as
@@ -759,7 +841,7 @@ int seqring_ring_clear(struct seqring_ring *ring)
 	 */
 	write_seqcount_begin(&ring->stats_seq);
 	while (oldest < next) {
-		if (atomic64_try_cmpxchg_relaxed(&ring->oldest_seq, &oldest,
+		if (atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &oldest,
 						 next)) {
 			ring->cleared += next - oldest;
 			break;
@@ -824,8 +906,15 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * and it never makes them wait. Process context; sleeps (an expedited
  * RCU grace period). Resizes are serialised.
  *
- * Return: 0, -EINVAL for a capacity out of range, or -ENOMEM (the ring is
- * untouched).
+ * A ring that is mapped is not resized: a mapping shows the slot array
+ * producers store into, and a resize replaces it. Keeping the old array
+ * for the mappings would show them readings that stop coming, and moving
+ * them to the new one would change an array under a consumer's feet; both
+ * would need every consumer to notice and remap. So the resize fails, and
+ * says why: munmap(), resize, mmap() again.
+ *
+ * Return: 0, -EINVAL for a capacity out of range, -EBUSY while the ring
+ * is mapped, or -ENOMEM (the ring is untouched).
  */
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
@@ -834,11 +923,23 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 
 	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
 		return -EINVAL;
+	/* Before allocating, for the common case; checked again below. */
+	if (atomic_read(&ring->mappings))
+		return -EBUSY;
 	new = seqring_alloc_slots(capacity);
 	if (!new)
 		return -ENOMEM;
 
 	mutex_lock(&ring->resize_lock);
+	/*
+	 * seqring_ring_mmap() counts a new mapping under resize_lock; a
+	 * mapping split or moved is counted while another still exists.
+	 */
+	if (atomic_read(&ring->mappings)) {
+		mutex_unlock(&ring->resize_lock);
+		seqring_free_slots(new);
+		return -EBUSY;
+	}
 	old = rcu_dereference_protected(ring->slots,
 					lockdep_is_held(&ring->resize_lock));
 	/* Published by the release of rcu_assign_pointer() below. */
@@ -862,7 +963,7 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
 	 */
 	synchronize_rcu_expedited();
-	seqring_ring_migrate(ring, old, new, atomic64_read(&ring->oldest_seq),
+	seqring_ring_migrate(ring, old, new, atomic64_read(ring->oldest_seq),
 			     head);
 	/*
 	 * The copies before: pairs with the acquires of prev in
@@ -871,12 +972,17 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * store.
 	 */
 	smp_store_release(&new->prev, NULL);
+	/* No mapping can see it: the next one is made under resize_lock. */
+	seqring_meta_layout(ring->meta, new);
 	mutex_unlock(&ring->resize_lock);
 
 	/* A reader's wake-up threshold may now be out of reach: let it see. */
 	seqring_ring_wake_all(ring);
-	/* Readers may still copy from the old array: free it after them. */
-	kvfree_rcu(old, rcu);
+	/*
+	 * Readers may still copy from the old array: free it after them.
+	 * The module's exit waits for the callback (rcu_barrier()).
+	 */
+	call_rcu(&old->rcu, seqring_free_slots_rcu);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);
@@ -895,6 +1001,13 @@ void seqring_ring_kill(struct seqring_ring *ring)
 	smp_mb();
 	irq_work_sync(&ring->publish_work);
 	irq_work_sync(&ring->wake_irq_work);
+	/*
+	 * Mapping consumers see it too: after next_seq's last move, so one
+	 * that loads flags with acquire and sees GONE, then loads next_seq,
+	 * has every reading there will be.
+	 */
+	smp_store_release(&ring->meta->flags,
+			  READ_ONCE(ring->meta->flags) | SEQRING_MMAP_GONE);
 	seqring_ring_wake_all(ring);
 	flush_work(&ring->wake_work);
 }
@@ -918,7 +1031,7 @@ void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 	do {
 		start = read_seqcount_begin(&ring->stats_seq);
 		next = seqring_ring_next_seq(ring);
-		oldest = atomic64_read(&ring->oldest_seq);
+		oldest = atomic64_read(ring->oldest_seq);
 		cleared = ring->cleared;
 		st->capacity = rcu_dereference(ring->slots)->capacity;
 	} while (read_seqcount_retry(&ring->stats_seq, start));
@@ -965,7 +1078,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_capacity);
 u64 seqring_ring_next_seq(struct seqring_ring *ring)
 {
 	/* Pairs with the fully ordered cmpxchg in seqring_ring_publish(). */
-	return atomic64_read_acquire(&ring->next_seq);
+	return atomic64_read_acquire(ring->next_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_next_seq);
 
@@ -977,7 +1090,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_next_seq);
  */
 u64 seqring_ring_oldest_seq(struct seqring_ring *ring)
 {
-	return atomic64_read(&ring->oldest_seq);
+	return atomic64_read(ring->oldest_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
 
@@ -1028,7 +1141,7 @@ bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "outside an RCU read section");
 	for (;;) {
 		next = seqring_ring_next_seq(ring);
-		oldest = atomic64_read(&ring->oldest_seq);
+		oldest = atomic64_read(ring->oldest_seq);
 		if (seq < oldest)
 			seq = oldest;
 		if (seq >= next)

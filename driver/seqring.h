@@ -26,6 +26,7 @@ struct dentry;
 struct iov_iter;
 struct kiocb;
 struct proc_dir_entry;
+struct vm_area_struct;
 
 /* Kbuild says so first; this is for any other way of compiling. */
 #if BITS_PER_LONG != 64
@@ -62,20 +63,24 @@ struct seqring_slot {
 /**
  * struct seqring_slots - the array of slots, replaced whole by a resize
  * @capacity: number of slots; sequence number s lives in slot s % @capacity
+ * @slot: the slots, in @size bytes of zeroed pages from vmalloc() that
+ *	hold nothing else: they are what a mapping of the ring shows
+ *	(mmap.c), so nothing of the kernel's (this header) is among them
+ * @size: bytes of @slot, whole pages
  * @prev: while a resize copies readings into this array, the array it
  *	replaced, where readers find the readings not copied yet; else NULL.
  *	Not __rcu: cleared with a release and loaded with an acquire, which
  *	order the copies (ring.c); the array it points to lives as long as
  *	this one is reachable, freed after a grace period like it
  * @rcu: frees a replaced array once the readers that may copy from it are
- *	gone (kvfree_rcu()), so that a resize waits for none of them
- * @slot: the slots
+ *	gone (call_rcu()), so that a resize waits for none of them
  */
 struct seqring_slots {
 	u32 capacity;
+	struct seqring_slot *slot;
+	size_t size;
 	struct seqring_slots *prev;
 	struct rcu_head rcu;
-	struct seqring_slot slot[];
 };
 
 /*
@@ -123,13 +128,19 @@ struct seqring_reader {
  *	PREEMPT_RT either
  * @stats_seq: makes a CLEAR's change of @oldest_seq and @cleared one
  *	for readers of counters, who take no lock
+ * @cleared: readings discarded by seqring_ring_clear()
+ * @meta: the meta page of the ring's mapping (mmap.c), a zeroed page of
+ *	its own for the ring's life; it holds the two counters below
+ * @next_seq: every reading below it is stored (or dropped): published.
+ *	Points into @meta, so that a mapping consumer reads the very
+ *	counter producers move, and they store nothing more for it
  * @oldest_seq: sequence number of the oldest reading held; held readings
  *	are [@oldest_seq, @next_seq), none when @oldest_seq >= @next_seq;
- *	only ever raised
- * @cleared: readings discarded by seqring_ring_clear()
- * @next_seq: every reading below it is stored (or dropped): published
+ *	only ever raised. Points into @meta, as @next_seq
  * @slots: the slots; replaced by a resize, freed after RCU readers
- * @resize_lock: serialises resizes
+ * @mappings: mappings (VMAs) of the ring that exist: a resize is refused
+ *	while there is one (mmap.c counts them)
+ * @resize_lock: serialises resizes, and resizes against new mappings
  * @name: the ring's name in trace events
  * @dead: the ring is destroyed: readers stop, no push comes any more
  * @publish_work: goes on publishing where a publish stopped at
@@ -152,11 +163,14 @@ struct seqring_ring {
 	atomic64_t last_stamp;
 	raw_spinlock_t clear_lock;	/* serialises CLEARs */
 	seqcount_raw_spinlock_t stats_seq;
-	atomic64_t oldest_seq;
 	u64 cleared;
-	atomic64_t next_seq ____cacheline_aligned_in_smp;
+	/* Read-mostly from here: the counters themselves are in @meta. */
+	struct seqring_mmap_meta *meta ____cacheline_aligned_in_smp;
+	atomic64_t *next_seq;
+	atomic64_t *oldest_seq;
 	struct seqring_slots __rcu *slots;
-	struct mutex resize_lock;	/* serialises resizes */
+	atomic_t mappings;
+	struct mutex resize_lock;	/* serialises resizes, new mappings */
 	const char *name;
 	bool dead;
 	struct irq_work publish_work;
@@ -244,6 +258,9 @@ bool seqring_ring_copy(struct seqring_ring *ring, u64 seq,
 bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 			   struct seqring_record *rec);
 void seqring_ring_wake_all(struct seqring_ring *ring);
+
+/* mmap.c */
+int seqring_ring_mmap(struct seqring_ring *ring, struct vm_area_struct *vma);
 
 /* reader.c */
 void seqring_readers_wake(struct work_struct *work);

@@ -583,6 +583,42 @@ wait_gone() {
 	return 1
 }
 
+# ---- seqringctl watch in the background (81-watch, 83-dump-mmap) ----
+
+# watch_bg OUT ERR ARGS...: seqringctl watch ARGS in the background; sets
+# WATCH_PID.
+watch_bg() {
+	_out=$1
+	_err=$2
+	shift 2
+	: >"$_out"
+	# As from a terminal: SIGINT not ignored (see tests/progs/sigdfl.c).
+	"$BIN/sigdfl" "${CTL:-seqringctl}" watch "$@" >"$_out" 2>"$_err" &
+	WATCH_PID=$!
+	_tap_pids="$_tap_pids $WATCH_PID"
+}
+
+# wait_lines FILE N: wait up to 10 s for FILE to have N lines.
+wait_lines() {
+	_i=0
+	while [ "$(wc -l <"$1")" -lt "$2" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ "$(wc -l <"$1")" -ge "$2" ]
+}
+
+# asleep PID: wait up to 10 s for PID to be sleeping (state S).
+asleep() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = S ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # wait_line FILE REGEX SECS: wait up to SECS seconds for a line matching the
 # extended regular expression in FILE. Returns 0 once there is one.
 wait_line() {

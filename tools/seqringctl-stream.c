@@ -13,6 +13,11 @@
  * --after SEQ and --cursor-file resume where an earlier run stopped: read
  * from the oldest reading held and skip those up to SEQ; the gap between
  * SEQ and the first reading after it is what was missed in between.
+ *
+ * Where the driver can be mapped, the readings are read from the mapping
+ * (libseqring's srl_map_*), which returns the same records with the same
+ * -EAGAIN, -EPIPE and end of file as read(), so that everything after it
+ * is the same either way; --no-mmap reads them with read().
  */
 
 /* ppoll() */
@@ -45,6 +50,7 @@ enum {
 	OPT_TIME_FORMAT,
 	OPT_JOURNAL,
 	OPT_COUNT,
+	OPT_NO_MMAP,
 };
 
 /* -o MODE, as journalctl names its own; listing is the default. */
@@ -118,6 +124,8 @@ static void json_print_label(const char *label)
 struct stream {
 	const char *device;
 	int fd;
+	struct srl_map *map;	/* NULL: read() (--no-mmap, or no mapping) */
+	bool no_mmap;
 	bool follow;		/* watch: wait for more; dump: stop at the end */
 	bool poll_stdout;	/* stdout is a pipe or socket: watch it */
 	enum output_mode mode;	/* -o */
@@ -432,6 +440,14 @@ static int watch_wait(struct stream *st, const sigset_t *waitmask)
 		{ .fd = STDOUT_FILENO, .events = 0 },
 	};
 
+	/* The driver wakes us from where the mapping is, not the file. */
+	if (st->map) {
+		int ret = srl_map_sync_cursor(st->map);
+
+		if (ret)
+			return device_error(st->device, "cannot set the cursor",
+					    ret);
+	}
 	if (ppoll(pfd, st->poll_stdout ? 2 : 1, NULL, waitmask) < 0) {
 		if (errno == EINTR)
 			return 0;
@@ -481,7 +497,10 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 		if (st->limit && !st->nr_channels && !st->nr_labels &&
 		    st->limit - st->shown < want)
 			want = st->limit - st->shown;
-		n = srl_read(st->fd, buf, want);
+		if (st->map)
+			n = srl_map_read(st->map, buf, want);
+		else
+			n = srl_read(st->fd, buf, want);
 		switch (n) {
 		case -EAGAIN:
 			if (!st->follow)
@@ -499,7 +518,9 @@ static int stream_loop(struct stream *st, const sigset_t *waitmask)
 			st->behind = true;
 			continue;
 		case -EIO:
-			return device_error(st->device,
+			/* The mapping: a slot overwritten, oldest_seq not raised. */
+			return device_error(st->device, st->map ?
+					    "a reading changed in the mapping while held" :
 					    "read a partial record", -EIO);
 		case 0:
 			break;
@@ -641,6 +662,9 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 		case OPT_JOURNAL:
 			st->journal = 0;	/* connected in stream_run() */
 			break;
+		case OPT_NO_MMAP:
+			st->no_mmap = true;
+			break;
 		case OPT_TIME_FORMAT:
 			if (!strcmp(optarg, "iso")) {
 				st->iso_time = true;
@@ -706,10 +730,19 @@ static int stream_run(const struct command *cmd, struct stream *st,
 			goto out_close;
 		}
 	}
+	/*
+	 * Any driver, any ring can be read(): a mapping that cannot be made
+	 * (a driver older than the mapping, a version or a 32-bit build the
+	 * library refuses) leaves the command to read() without a word.
+	 */
+	if (!st->no_mmap && srl_map_open(st->fd, &st->map))
+		st->map = NULL;
 	/* A cursor says where to go on; --new is for the first run. */
 	if (st->have_after)
 		st->new_only = false;
-	if (st->new_only && lseek(st->fd, 0, SEEK_END) < 0) {
+	if (st->new_only && st->map) {
+		srl_map_seek(st->map, UINT64_MAX);
+	} else if (st->new_only && lseek(st->fd, 0, SEEK_END) < 0) {
 		status = device_error(st->device,
 				      "cannot seek past the newest reading",
 				      -errno);
@@ -735,6 +768,7 @@ static int stream_run(const struct command *cmd, struct stream *st,
 out_close:
 	if (st->journal >= 0)
 		close(st->journal);
+	srl_map_close(st->map);
 	close(st->fd);
 out_free:
 	free(st->channels);
@@ -764,6 +798,7 @@ const struct option stream_options[] = {
 	{ "after",	required_argument,	NULL,	OPT_AFTER },
 	{ "cursor-file", required_argument,	NULL,	OPT_CURSOR_FILE },
 	{ "journal",	no_argument,		NULL,	OPT_JOURNAL },
+	{ "no-mmap",	no_argument,		NULL,	OPT_NO_MMAP },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };

@@ -31,7 +31,7 @@ static char prog_name[64];
 
 /* What dump and watch share: all their options. */
 #define STREAM_SYNOPSIS							\
-	"[-f] [-n N | -N] [-S TIME] [-U TIME] [-o MODE | --json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT]"
+	"[-f] [-n N | -N] [-S TIME] [-U TIME] [-o MODE | --json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT] [--no-mmap]"
 
 #define STREAM_OPTIONS_HELP						\
 	"  -f, --follow           go on with readings as they arrive (dump -f\n" \
@@ -57,7 +57,10 @@ static char prog_name[64];
 	"                         save there the last reading read\n"	\
 	"      --count=COUNT      stop after COUNT readings shown\n"	\
 	"      --journal          send each reading to the systemd journal\n" \
-	"                         (fields SEQRING_*), not to stdout\n"
+	"                         (fields SEQRING_*), not to stdout\n" \
+	"      --no-mmap          read() the readings, not from a mapping\n" \
+	"                         of the ring (which cannot be resized\n" \
+	"                         while mapped)\n"
 
 static const struct command commands[] = {
 	{

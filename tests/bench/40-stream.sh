@@ -5,9 +5,12 @@
 # (read() of /dev/seqring) against trace_marker writes read back from
 # trace_pipe; wake-up latency p50/p99 from a PUSH (a marker write) to a
 # blocked read() returning, against the same for trace_pipe; PUSH with one
-# consumer following the stream against PUSH with none. Results go to
-# /tmp/bench/results.csv; TAP says whether the measurement ran, never how
-# fast it was.
+# consumer following the stream against PUSH with none. Then the mapping
+# (issue 24): readings/s a consumer takes from a full ring through the
+# mapping (libseqring) against read() and trace_pipe; PUSH latency with 2
+# consumers spinning on the mapping against none (and 2 plain spinners,
+# the control). Results go to /tmp/bench/results.csv; TAP says whether
+# the measurement ran, never how fast it was.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -16,7 +19,7 @@ BENCH=$BIN/seqring_bench
 Q=
 grep -qw 'seqringbench.quick=1' /proc/cmdline && Q=-q
 
-plan 4
+plan 5
 
 [ -x "$BENCH" ] || { not_ok "$BENCH is there" "run make -C tests/bench"; fail_rest "no benchmark program"; }
 
@@ -33,6 +36,7 @@ fi
 check_load "load seqring.ko capacity=65536" capacity=65536
 
 bench_run "stream measured" '^stream *push_followed/push_alone ' stream
+bench_run "mapping measured" '^mapped *p99\(2 map spinners\)/p99\(idle\) ' mapped
 
 check_unload "unload seqring.ko"
 done_testing

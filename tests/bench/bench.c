@@ -35,6 +35,13 @@
  *                   a PUSH (a marker write) to a blocked read() returning;
  *                   PUSH with a consumer following the stream against
  *                   PUSH with none
+ *   mapped          readings/s a consumer takes from a full ring: from
+ *                   the mapping (libseqring's srl_map_read()) against
+ *                   read() of the device (64 KiB) and trace_pipe (the
+ *                   same number of trace_marker entries); PUSH latency
+ *                   (p50, p99) with 2 consumers spinning on the mapping
+ *                   against none, and against 2 plain spinners (what
+ *                   busy CPUs cost under emulation)
  *   kapi            ns per reading of seqring_push() from a kernel thread
  *                   against a trace event of the same fields written to
  *                   ftrace's ring (seqring_kbench.ko, loaded by the
@@ -76,6 +83,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +97,8 @@
 #include <sys/wait.h>
 
 #include <linux/seqring.h>
+
+#include "../../tools/lib/libseqring.h"
 
 #define DEV_PATH	"/dev/seqring"
 #define PROC_PATH	"/proc/seqring"
@@ -1548,6 +1558,201 @@ static int cmd_stream(void)
 	return 0;
 }
 
+/* ---- the mapping ---------------------------------------------------------------- */
+
+/*
+ * What a consumer costs per reading, with the producer out of the way: the
+ * ring is filled first (PUSH_BATCH), then drained whole and timed, from
+ * the mapping, with read(), and (the peer) trace_pipe after as many
+ * trace_marker writes. Readings/s.
+ */
+enum map_kind { MAP_MAPPING, MAP_READ, MAP_TRACE, MAP_KINDS };
+
+#define MAP_BATCH	4096
+#define MAP_SPIN_RECS	256
+
+static const char * const map_names[MAP_KINDS] = {
+	"mapping", "read", "trace_pipe",
+};
+
+static void map_fill(int fd, unsigned long long n)
+{
+	static struct seqring_reading batch[MAP_BATCH];
+	unsigned long long i;
+	size_t k;
+
+	for (k = 0; k < MAP_BATCH; k++)
+		fill_reading(&batch[k], 1, (long long)k);
+	if (ioctl(fd, SEQRING_IOC_CLEAR))
+		die("CLEAR: %s", strerror(errno));
+	for (i = 0; i < n; i += k) {
+		k = n - i < MAP_BATCH ? n - i : MAP_BATCH;
+		if (srl_push_batch(fd, batch, k, NULL))
+			die("PUSH_BATCH: %s", strerror(errno));
+	}
+}
+
+static double map_drain(enum map_kind kind, int fd, unsigned long long n)
+{
+	static char buf[LISTING_BUF];
+	struct seqring_record *rec = (struct seqring_record *)buf;
+	size_t max = sizeof(buf) / sizeof(*rec);
+	unsigned long long got = 0;
+	struct srl_map *map = NULL;
+	char line[32];
+	long long t0, t;
+	ssize_t k;
+	int rfd, i, len;
+	char *p;
+
+	if (kind == MAP_TRACE) {
+		rfd = xopen(TRACING_DIR "/trace", O_WRONLY | O_TRUNC);
+		close(rfd);
+		for (i = 0; i < (int)n; i++) {
+			len = snprintf(line, sizeof(line), "%d\n", i);
+			if (write(fd, line, len) != len)
+				die("write trace_marker: %s", strerror(errno));
+		}
+		rfd = xopen(TRACING_DIR "/trace_pipe", O_RDONLY | O_NONBLOCK);
+	} else {
+		map_fill(fd, n);
+		/* A new file reads from the oldest reading held. */
+		rfd = xopen(DEV_PATH, O_RDONLY | O_NONBLOCK);
+		if (kind == MAP_MAPPING && srl_map_open(rfd, &map))
+			die("cannot map %s", DEV_PATH);
+	}
+	t0 = now_ns();
+	while (got < n) {
+		if (kind == MAP_MAPPING)
+			k = srl_map_read(map, rec, max);
+		else if (kind == MAP_READ)
+			k = srl_read(rfd, rec, max);
+		else
+			k = read(rfd, buf, sizeof(buf));
+		if (k <= 0)
+			break;
+		if (kind == MAP_TRACE)
+			for (p = buf; (p = memchr(p, '\n', buf + k - p)); p++)
+				got++;
+		else
+			got += k;
+	}
+	t = now_ns() - t0;
+	if (got < n)
+		printf("# %s: %llu of %llu readings drained\n", map_names[kind],
+		       got, n);
+	srl_map_close(map);
+	close(rfd);
+	return got / (t / 1e9);
+}
+
+/* A consumer spinning on the mapping from the next reading pushed on. */
+static pid_t start_map_spinner(void)
+{
+	static struct seqring_record rec[MAP_SPIN_RECS];
+	struct srl_map *map;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		pin_away_from_cpu0();
+		if (srl_map_open_ring(NULL, &map))
+			_exit(1);
+		srl_map_seek(map, UINT64_MAX);
+		for (;;)
+			srl_map_read(map, rec, MAP_SPIN_RECS);
+	}
+	return pid;
+}
+
+static int cmd_mapped(void)
+{
+	static const char * const with_name[3] = { "0", "2map", "2spin" };
+	double rate[MAP_KINDS][MAX_ROUNDS], v[3][2][MAX_ROUNDS], res[5];
+	unsigned long long n = quick ? 16384 : 32768;
+	int rounds, samples, nkinds, r, i, j, k, fd, tfd = -1;
+	long long max_ns, *lat;
+	pid_t pid[2] = { 0, 0 };
+	char param[32];
+
+	pin_to_cpu0();
+	rounds = rounds_or(9, 3);
+	samples = quick ? 3000 : 10000;
+	max_ns = quick ? 400000000LL : 1500000000LL;
+	lat = calloc(samples, sizeof(*lat));
+	if (!lat)
+		die("out of memory");
+	fd = xopen(DEV_PATH, O_RDWR);
+	nkinds = access(TRACING_DIR "/trace_pipe", R_OK) ? MAP_TRACE :
+		 MAP_KINDS;
+	if (nkinds == MAP_TRACE)
+		printf("# no %s/trace_pipe: peer not measured\n", TRACING_DIR);
+	else
+		tfd = xopen(TRACING_DIR "/trace_marker", O_WRONLY);
+
+	/* Warm up every path. */
+	for (k = 0; k < nkinds; k++)
+		map_drain(k, k == MAP_TRACE ? tfd : fd, n / 4);
+	for (r = 0; r < rounds; r++)
+		for (j = 0; j < nkinds; j++) {
+			k = (j + r) % nkinds;
+			rate[k][r] = map_drain(k, k == MAP_TRACE ? tfd : fd, n);
+		}
+
+	contention_block(fd, 0, 0, lat, samples, max_ns, res, NULL);
+	for (r = 0; r < rounds; r++)
+		for (j = 0; j < 3; j++) {
+			k = (j + r) % 3;
+			if (k) {
+				pid[0] = k == 1 ? start_map_spinner() :
+					 start_spinner();
+				pid[1] = k == 1 ? start_map_spinner() :
+					 start_spinner();
+				usleep(20000);
+			}
+			contention_block(fd, 0, 0, lat, samples, max_ns, res,
+					 NULL);
+			v[k][0][r] = res[0];
+			v[k][1][r] = res[1];
+			for (i = 0; k && i < 2; i++) {
+				kill(pid[i], SIGKILL);
+				waitpid(pid[i], NULL, 0);
+			}
+		}
+	if (tfd >= 0)
+		close(tfd);
+	close(fd);
+
+	print_row_head();
+	snprintf(param, sizeof(param), "%llu", n);
+	for (k = 0; k < nkinds; k++) {
+		char metric[NAME_LEN];
+
+		snprintf(metric, sizeof(metric), "%s.readings_per_s",
+			 map_names[k]);
+		record("mapped", metric, param, "rec/s", rate[k], rounds);
+	}
+	record_ratio("mapped", "mapping/read.readings_per_s", param,
+		     rate[MAP_MAPPING], rate[MAP_READ], rounds);
+	if (nkinds == MAP_KINDS)
+		record_ratio("mapped", "mapping/trace_pipe.readings_per_s",
+			     param, rate[MAP_MAPPING], rate[MAP_TRACE],
+			     rounds);
+	for (k = 0; k < 3; k++) {
+		record("mapped", "push_p50", with_name[k], "ns", v[k][0],
+		       rounds);
+		record("mapped", "push_p99", with_name[k], "ns", v[k][1],
+		       rounds);
+	}
+	record_ratio("mapped", "p99(2 map spinners)/p99(idle)", "2",
+		     v[1][1], v[0][1], rounds);
+	record_ratio("mapped", "p99(2 spinners)/p99(idle)", "2", v[2][1],
+		     v[0][1], rounds);
+	free(lat);
+	return 0;
+}
+
 /* ---- memory ----------------------------------------------------------------- */
 
 static int cmd_memory(unsigned long long n, const char *before)
@@ -2466,6 +2671,16 @@ static void derive_targets(void)
 	target("stream seqring/trace_pipe readings/s", "all",
 	       find_row("stream", "seqring/trace_pipe.readings_per_s", NULL),
 	       false, 3.0);
+	/* Issue 24's: the mapping's consumer, in one boot. */
+	target("mapping / read() consumer readings/s", "all",
+	       find_row("mapped", "mapping/read.readings_per_s", NULL), false,
+	       20);
+	target("mapping / trace_pipe consumer readings/s", "all",
+	       find_row("mapped", "mapping/trace_pipe.readings_per_s", NULL),
+	       false, 100);
+	target("push p99, 2 mapping consumers spinning / idle", "2",
+	       find_row("mapped", "p99(2 map spinners)/p99(idle)", "2"), true,
+	       1.2);
 	target("push_followed/push_alone", "1",
 	       find_row("stream", "push_followed/push_alone", "1"), true, 1.1);
 	/* Threshold 64: one wake-up per 64 pushes, 1% of slack. */
@@ -2744,6 +2959,8 @@ int main(int argc, char **argv)
 		return cmd_contention();
 	if (!strcmp(cmd, "stream") && argc == 1)
 		return cmd_stream();
+	if (!strcmp(cmd, "mapped") && argc == 1)
+		return cmd_mapped();
 	if (!strcmp(cmd, "kapi") && argc == 1)
 		return cmd_kapi();
 	if (!strcmp(cmd, "idlefiles") && argc == 1)

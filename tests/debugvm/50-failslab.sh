@@ -28,9 +28,11 @@
 #
 # Allocation sites of the driver and the operation that reaches each:
 #   main.c      kzalloc(struct seqring)                 load
-#   ring.c      kmalloc(slots)                          load, capacity=16
-#               (ring slots: GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
-#   ring.c      vmalloc(slots), over a page             load, capacity=1000
+#   ring.c      kmalloc(slots header)                   load, capacity=16
+#               (ring memory: GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL;
+#               the meta page and the slot pages, vmalloc(), come from
+#               the page allocator, which failslab does not fail)
+#   ring.c      vmalloc(slots)                          load, capacity=1000
 #   procfs.c    proc_create_data(/proc/seqring)         load
 #   debugfs.c   debugfs_create_dir/file (failure ok)    load
 #   chardev.c   misc_register(), sysfs groups, uevent   load
@@ -52,7 +54,7 @@
 #   sysfs.c     sysfs buffer (kernfs)                   open + read of
 #                                                       /sys/class/misc/
 #                                                       seqring/count
-#   ring.c      kzalloc(slots) of a resize              SET_CAPACITY 20
+#   ring.c      kmalloc(slots header) of a resize       SET_CAPACITY 20
 #   ring.c      vmalloc(slots) of a resize              SET_CAPACITY 2000
 #   sysfs.c     the same, through sysfs capacity        write "2000"
 #   sequence.c  proc_create()                           load sequence.ko
@@ -347,13 +349,13 @@ resize_result() {
 resize_small() { resize_result 20 "$1"; }
 resize_big() { resize_result 2000 "$1"; }
 
-sweep "SET_CAPACITY 1000 -> 20 (kmalloc): ENOMEM leaves the old ring intact" \
+sweep "SET_CAPACITY 1000 -> 20 (one page): ENOMEM leaves the old ring intact" \
 	resize_small capacity "$DEV" 20
 "$BIN/failnth" 0 capacity "$DEV" 1000 >/dev/null
 push 50 >/dev/null
 cat "$PROC" >"$T/before"
 "$BIN/getstats" >"$T/stats-before"
-sweep "SET_CAPACITY 1000 -> 2000 (vmalloc): ENOMEM leaves the old ring intact" \
+sweep "SET_CAPACITY 1000 -> 2000 (24 pages): ENOMEM leaves the old ring intact" \
 	resize_big capacity "$DEV" 2000
 "$BIN/failnth" 0 capacity "$DEV" 1000 >/dev/null
 cat "$PROC" >"$T/before"

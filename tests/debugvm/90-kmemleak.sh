@@ -4,7 +4,8 @@
 # kmemleak: nothing the modules allocate outlives them. Loads seqring.ko
 # and sequence.ko, goes through every path that allocates (load, open and
 # close of /dev/seqring, PUSH and PUSH_BATCH, the seq_files in /proc and
-# debugfs, sysfs), and unloads both. This is the last script of the tier:
+# debugfs, sysfs, mmap() and resizes, tests/bin/mmap_test's cases), and
+# unloads both. This is the last script of the tier:
 # the guest runner's kmemleak scan right after it (twice, with a pause)
 # fails on any report, from this script or any since the baseline the
 # runner took before the first (the KUnit tests, the failslab error paths).
@@ -36,7 +37,8 @@ exercise() {
 	cat "$DEBUGFS/readings" "$DEBUGFS/stats" "$DEBUGFS/clients" >/dev/null &&
 	cat "$SYSFS/count" "$SYSFS/total" >/dev/null &&
 	"$BIN/getstats" >/dev/null &&
-	"$BIN/clear_ring" >/dev/null
+	"$BIN/clear_ring" >/dev/null &&
+	"$BIN/mmap_test" >/dev/null
 	rc=$?
 	unload_seqring || return 1
 	return "$rc"

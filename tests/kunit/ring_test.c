@@ -612,7 +612,7 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 
 	push_singles(test, ring, 1, 3);
 	/* What a writer leaves mid-copy, after moving oldest_seq past 2. */
-	atomic64_set(&ring->oldest_seq, 3);
+	atomic64_set(ring->oldest_seq, 3);
 	ring_slots(ring)->slot[idx].seq = 6 | SEQRING_SLOT_BUSY;
 	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 2, &rec));
 	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);

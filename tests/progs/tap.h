@@ -185,6 +185,8 @@ static inline const char *errname(int e)
 		return "ETIMEDOUT";
 	case EPROTO:
 		return "EPROTO";
+	case EPROTONOSUPPORT:
+		return "EPROTONOSUPPORT";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;

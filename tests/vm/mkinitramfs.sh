@@ -390,6 +390,10 @@ if [ -d "$progs" ]; then
 	done
 fi
 
+# The userspace sample (samples/Makefile), run by the tests as the
+# others; static like them.
+[ ! -x "$root/samples/mmap-consumer" ] || cp "$root/samples/mmap-consumer" tests/bin/
+
 chmod 755 init tests/run tests/demo.sh usr/bin/seqringctl
 [ -d "tests/$mode" ] && chmod 644 "tests/$mode"/* 2>/dev/null
 [ -f tests/lib.sh ] && chmod 644 tests/lib.sh

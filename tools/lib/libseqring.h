@@ -2,7 +2,8 @@
 /*
  * libseqring - a client of seqring's devices: open a ring, push readings,
  * read its counters, clear or resize it, read and follow its readings and
- * resume where an earlier run stopped (a cursor file).
+ * resume where an earlier run stopped (a cursor file), and read a ring's
+ * readings from a mapping of it without a system call each.
  *
  * Every name starts with srl_ (SRL_ for macros), never with seqring_: those
  * are the kernel API's (<linux/seqring.h> in the module's sources) and the
@@ -11,8 +12,8 @@
  * Nothing here prints anything: each function returns 0 (or a count, a
  * file descriptor) on success and a negative errno value on failure, and
  * the caller says what went wrong, naming the device or the input line.
- * The functions keep no state of their own and may be called from any
- * thread. Build with `pkg-config --cflags --libs seqring`.
+ * The functions keep no state of their own (but a struct srl_map's) and
+ * may be called from any thread. Build with `pkg-config --cflags --libs seqring`.
  */
 #ifndef _LIBSEQRING_H_
 #define _LIBSEQRING_H_
@@ -112,6 +113,69 @@ bool srl_utf8_valid(const char *s, size_t len);
  */
 #define SRL_ESCAPED_LABEL_LEN	(4 * SEQRING_LABEL_LEN)
 void srl_escape_label(char *buf, const char *label);
+
+/*
+ * A mapping of a ring (mmap(2) of its device, seqring(4) "Mapping"): its
+ * readings read where they lie, without a system call each. A struct
+ * srl_map holds a cursor of its own, like an open file of the device, and
+ * is used by one thread at a time; several may map one ring.
+ *
+ * srl_map_open() maps the ring open on @fd (open for reading; the mapping
+ * does not own it, close it after srl_map_close()); srl_map_open_ring()
+ * opens the ring @name as srl_open_ring() does (O_RDONLY | O_NONBLOCK)
+ * and closes it with the mapping. The cursor starts at the oldest reading
+ * held, as an open file's does. 0 and *@map, or: -ENODEV if the driver
+ * cannot be mapped (older than the mapping: read() it instead),
+ * -EPROTONOSUPPORT if the mapping's version (SEQRING_MMAP_VERSION) or
+ * layout is not one this library knows, -EOPNOTSUPP on a 32-bit build
+ * whose C library cannot load 64-bit words atomically without a lock,
+ * -ENOMEM, or another negative errno value of mmap(2).
+ */
+struct srl_map;
+
+int srl_map_open(int fd, struct srl_map **map);
+int srl_map_open_ring(const char *name, struct srl_map **map);
+void srl_map_close(struct srl_map *map);
+
+/* The device's file descriptor, to poll() with others. */
+int srl_map_fd(const struct srl_map *map);
+
+/*
+ * Up to @count records from the cursor, as srl_read() returns them: how
+ * many, 0 at the end of a ring that was destroyed, -EAGAIN if there are
+ * none yet, -EPIPE once after readings were overwritten (or cleared)
+ * before they were read: the cursor moves to the oldest held and
+ * srl_map_lost() counts those skipped. Never blocks.
+ */
+ssize_t srl_map_read(struct srl_map *map, struct seqring_record *records,
+		     size_t count);
+
+/* Readings this mapping skipped because they were gone, since it opened. */
+__u64 srl_map_lost(const struct srl_map *map);
+
+/* The sequence number of the next reading srl_map_read() returns. */
+__u64 srl_map_cursor(const struct srl_map *map);
+
+/*
+ * Move the cursor to @seq, within [oldest held, next pushed]: 0 the
+ * oldest, UINT64_MAX the next reading pushed (lseek()'s SEEK_END).
+ */
+void srl_map_seek(struct srl_map *map, __u64 seq);
+
+/*
+ * Tell the driver where the cursor is (SEQRING_IOC_SET_CURSOR), so that
+ * poll() of srl_map_fd() and the wake-up threshold (srl_set_wakeup())
+ * count from there: call it before each poll() of your own. 0 or -errno.
+ */
+int srl_map_sync_cursor(struct srl_map *map);
+
+/*
+ * srl_map_sync_cursor(), then wait at most @timeout_ms milliseconds (-1:
+ * no limit) until srl_map_read() has something to return: 1 if it has
+ * (or the ring was destroyed), 0 on timeout, or -errno (-EINTR when a
+ * signal came).
+ */
+int srl_map_wait(struct srl_map *map, int timeout_ms);
 
 #ifdef __cplusplus
 }

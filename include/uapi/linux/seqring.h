@@ -99,6 +99,127 @@ struct seqring_record {
 	struct seqring_reading reading;
 };
 
+/**
+ * DOC: mapping
+ *
+ * mmap(PROT_READ, MAP_SHARED) of a ring's device (/dev/seqring, or a named
+ * ring's /dev/seqring-NAME) at offset 0 maps its meta page (struct
+ * seqring_mmap_meta, @meta_size bytes) followed by its slot array
+ * (@capacity struct seqring_mmap_slot, rounded up to whole pages). The
+ * reading with sequence number s lives in slot s % @capacity. A length up
+ * to @slots_offset + the slot array's pages may be mapped; a shorter one
+ * maps a prefix. Permission is that of reading the device: a file open for
+ * reading maps it, whoever its owner.
+ *
+ * Refused:
+ *  - PROT_WRITE or PROT_EXEC: EPERM (as ftrace's mapped ring buffer). The
+ *    mapping cannot gain them later: mprotect() to add either is EACCES.
+ *  - MAP_PRIVATE: EINVAL; a private copy would stop following the ring.
+ *  - an offset other than 0, or a length past the end: EINVAL.
+ *  - mremap() growing the mapping: EFAULT (shrinking and moving work).
+ *  - a ring destroyed before mmap(): ENODEV.
+ *
+ * Behaviour while mapped:
+ *  - Resize (SEQRING_IOC_SET_CAPACITY, the sysfs capacity attribute): EBUSY
+ *    as long as any mapping of the ring exists, in any process. The slot
+ *    array a mapping shows is the ring's own, where producers store; a
+ *    resize replaces it. munmap() every mapping, resize, map again.
+ *  - SEQRING_IOC_CLEAR: @oldest_seq moves up to @next_seq; the slots keep
+ *    their (cleared) readings, which a consumer must skip, since they are
+ *    below @oldest_seq.
+ *  - Destroying a named ring (its driver calls seqring_destroy(), or the
+ *    module is unloaded): @flags gets %SEQRING_MMAP_GONE and no reading is
+ *    pushed any more. The pages stay mapped and readable, with the last
+ *    readings, until munmap(); the file may be closed before or after.
+ *  - fork(): the child has no mapping there (VM_DONTCOPY): reading the
+ *    address faults in the child. It maps again if it wants one.
+ *  - munmap() while another thread reads the mapping: that thread faults
+ *    (SIGSEGV), as for any mapping; the ring is not affected.
+ *  - Core dumps leave the mapping out; ptrace and /proc/PID/mem read it.
+ *  - 32-bit programs map the same layout. Every 64-bit word (@next_seq,
+ *    @oldest_seq, @flags, a slot's @seq) must be read with one 64-bit load
+ *    (C11 atomic_load() where atomic_is_lock_free() says so; on i386 that
+ *    needs i586 or later). A load made of a locked cmpxchg8b writes, and
+ *    faults on the read-only mapping; two 32-bit loads may tear.
+ *
+ * Consumer protocol, for a cursor c (the next sequence number wanted):
+ *  1. n = load-acquire(@next_seq); o = load(@oldest_seq). Every reading in
+ *     [max(c, o), n) is published. If c < o, o - c readings were lost
+ *     (overwritten or cleared): count them, c = o.
+ *  2. For s in [c, n): w = load-acquire(slot->seq); if w != s the slot was
+ *     overwritten (or is being, %SEQRING_SEQ_BUSY): go back to 1. Else copy
+ *     slot->reading, then a read barrier (atomic_thread_fence(acquire)),
+ *     then load slot->seq again: if it is not s the copy may be torn: go
+ *     back to 1. Else the copy is the reading s.
+ *  3. Nothing to read: SEQRING_IOC_SET_CURSOR(c), then poll() for POLLIN;
+ *     SEQRING_IOC_SET_WAKEUP sets how many unread readings wake it.
+ */
+
+#define SEQRING_MMAP_VERSION	1
+
+/* Bit 63 of a slot's seq word: a producer is storing the slot. */
+#define SEQRING_SEQ_BUSY	(1ULL << 63)
+
+/* struct seqring_mmap_meta.flags */
+#define SEQRING_MMAP_GONE	(1ULL << 0)	/* destroyed: no more readings */
+
+/**
+ * struct seqring_mmap_meta - page 0 of a ring's mapping; read-only
+ * @version: %SEQRING_MMAP_VERSION; consumers refuse any other
+ * @meta_size: bytes of the meta page (the kernel's page size)
+ * @slot_size: sizeof(struct seqring_mmap_slot), 48
+ * @capacity: slots; the reading with sequence number s is in slot
+ *	s % @capacity. Never changes while the ring is mapped
+ * @slots_offset: offset of slot 0 in the mapping (== @meta_size)
+ * @slots_size: bytes of the slot array in the mapping, whole pages:
+ *	@slots_offset + @slots_size is the largest length mmap() accepts
+ * @flags: %SEQRING_MMAP_GONE
+ * @reserved0: zero
+ * @next_seq: every reading below it is published: stored, or dropped.
+ *	The ring's own counter, which producers advance with a fully
+ *	ordered cmpxchg: load it with acquire, before anything it guards
+ * @reserved1: zero; keeps @next_seq alone in its cache line (128 bytes)
+ * @oldest_seq: sequence number of the oldest reading held; readings below
+ *	it are gone. Only ever raised; may be above @next_seq for a moment
+ *	(producers raise it before they publish what overwrites), and when
+ *	nothing is held. Load it after @next_seq
+ * @reserved2: zero
+ *
+ * The two counters are at fixed offsets 128 and 256, each in a 128-byte
+ * line of its own, because they are the very words producers update (no
+ * copy is kept for the mapping): lines shared with each other or with
+ * constant fields would cost producers more.
+ */
+struct seqring_mmap_meta {
+	__u32 version;
+	__u32 meta_size;
+	__u32 slot_size;
+	__u32 capacity;
+	__u64 slots_offset;
+	__u64 slots_size;
+	__u64 flags;
+	__u64 reserved0[11];
+	__u64 next_seq;
+	__u64 reserved1[15];
+	__u64 oldest_seq;
+	__u64 reserved2[15];
+};
+
+/**
+ * struct seqring_mmap_slot - one slot of the mapped array
+ * @seq: sequence number of the reading in @reading, ORed with
+ *	%SEQRING_SEQ_BUSY while a producer stores it; 0 for a slot that never
+ *	held a reading. Written with a release after @reading
+ * @reading: the reading, prepared as read() returns it
+ *
+ * The same layout as struct seqring_record: a copy made by the protocol
+ * above is what read() would have returned.
+ */
+struct seqring_mmap_slot {
+	__u64 seq;
+	struct seqring_reading reading;
+};
+
 /*
  * 0xB9, numbers 0x00-0x0F. 0xB8 (used up to 0.x) is taken in mainline by
  * uapi/linux/mshv.h and uapi/misc/mrvl_cn10k_dpi.h; 0xB9 is not listed in
@@ -127,8 +248,16 @@ struct seqring_record {
  * Resize the ring to a __u32 capacity, 1 to %SEQRING_CAPACITY_MAX; the
  * newest readings that fit are kept. Needs CAP_SYS_ADMIN. A ring that does
  * not fit in the memory available (or the caller's memory cgroup) fails
- * with ENOMEM and is left as it was; it never wakes the OOM killer.
+ * with ENOMEM and is left as it was; it never wakes the OOM killer. A ring
+ * that is mapped is not resized: EBUSY (see "mapping" above).
  */
 #define SEQRING_IOC_SET_CAPACITY _IOW(SEQRING_IOC_MAGIC, 0x06, __u32)
+/*
+ * Set this file's stream cursor to a __u64 sequence number, clamped to
+ * [oldest_seq, next_seq] as they are when it is set, so that poll(), the
+ * wake-up threshold (SEQRING_IOC_SET_WAKEUP) and read() go on from where a
+ * mapping consumer is. EBADF on a file not open for reading.
+ */
+#define SEQRING_IOC_SET_CURSOR	_IOW(SEQRING_IOC_MAGIC, 0x07, __u64)
 
 #endif /* _UAPI_LINUX_SEQRING_H */
