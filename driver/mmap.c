@@ -72,9 +72,13 @@ static struct page *seqring_mmap_page(struct seqring_ring *ring,
 				      const struct seqring_slots *slots,
 				      unsigned long i)
 {
+	void *addr;
+
 	if (!i)
 		return virt_to_page(ring->meta);
-	return vmalloc_to_page((char *)slots->slot + ((i - 1) << PAGE_SHIFT));
+	/* One page of slots is the page itself (ring.c), more are vmalloc()'s. */
+	addr = (char *)slots->slot + ((i - 1) << PAGE_SHIFT);
+	return is_vmalloc_addr(addr) ? vmalloc_to_page(addr) : virt_to_page(addr);
 }
 
 /* Insert the @n first pages of the mapping, a page of pointers at a time. */

@@ -218,7 +218,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_alloc_readings);
  * (mmap.c), which must hold nothing of the kernel's, and nothing of
  * another allocation, as the tail of a kmalloc() object could. Pages from
  * vmalloc(), not one high-order block: a large ring needs no contiguous
- * memory.
+ * memory; a ring of one page is that page.
  */
 static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 {
@@ -233,7 +233,18 @@ static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 		return NULL;
 
 	set_current_oom_origin();
-	slots->slot = __vmalloc(size, SEQRING_GFP);
+	/*
+	 * A ring of one page (85 readings or fewer) takes the page itself: no
+	 * vmalloc() area, with its guard page, its own allocations and the
+	 * per-CPU preload of those, for what fits in one page.
+	 */
+	if (size == PAGE_SIZE) {
+		struct page *page = alloc_page(SEQRING_GFP);
+
+		slots->slot = page ? page_address(page) : NULL;
+	} else {
+		slots->slot = __vmalloc(size, SEQRING_GFP);
+	}
 	clear_current_oom_origin();
 	if (!slots->slot) {
 		kfree(slots);
@@ -246,7 +257,10 @@ static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 
 static void seqring_free_slots(struct seqring_slots *slots)
 {
-	vfree(slots->slot);
+	if (is_vmalloc_addr(slots->slot))
+		vfree(slots->slot);
+	else
+		free_page((unsigned long)slots->slot);
 	kfree(slots);
 }
 

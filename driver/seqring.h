@@ -63,9 +63,10 @@ struct seqring_slot {
 /**
  * struct seqring_slots - the array of slots, replaced whole by a resize
  * @capacity: number of slots; sequence number s lives in slot s % @capacity
- * @slot: the slots, in @size bytes of zeroed pages from vmalloc() that
- *	hold nothing else: they are what a mapping of the ring shows
- *	(mmap.c), so nothing of the kernel's (this header) is among them
+ * @slot: the slots, in @size bytes of zeroed pages (from vmalloc(), or
+ *	the page itself when @size is one page) that hold nothing else:
+ *	they are what a mapping of the ring shows (mmap.c), so nothing of
+ *	the kernel's (this header) is among them
  * @size: bytes of @slot, whole pages
  * @prev: while a resize copies readings into this array, the array it
  *	replaced, where readers find the readings not copied yet; else NULL.

@@ -30,9 +30,14 @@
 #   main.c      kzalloc(struct seqring)                 load
 #   ring.c      kmalloc(slots header)                   load, capacity=16
 #               (ring memory: GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL;
-#               the meta page and the slot pages, vmalloc(), come from
-#               the page allocator, which failslab does not fail)
+#               the meta page and a one-page ring's slots come from
+#               the page allocator, which failslab does not fail here)
 #   ring.c      vmalloc(slots)                          load, capacity=1000
+#               (its own slab allocations, and a per-CPU preload of
+#               its vmap_area that one load makes and the next does
+#               not: the points after it alternate by one between
+#               loads, which is why the window below loads a ring of
+#               one page)
 #   procfs.c    proc_create_data(/proc/seqring)         load
 #   debugfs.c   debugfs_create_dir/file (failure ok)    load
 #   chardev.c   misc_register(), sysfs groups, uevent   load
