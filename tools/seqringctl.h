@@ -3,9 +3,9 @@
  * seqringctl - what the command files share: the command table's entry,
  * and the messages every command gives the same way
  *
- * Calls go one way, down: seqringctl.c has main(), the command table and
- * --help, and calls the commands; seqringctl-ring.c has push, feed, clear
- * and capacity, seqringctl-metrics.c stats, seqringctl-stream.c dump and
+ * Calls go one way, down: seqringctl-main.c has main(), the command table
+ * and --help, and calls the commands; seqringctl-ring.c has push, feed,
+ * clear and capacity, seqringctl-metrics.c stats, seqringctl-stream.c dump and
  * watch (which sends to the journal through seqringctl-journal.c),
  * seqringctl-top.c top; they use seqringctl-util.c's messages,
  * seqringctl-series.c's table of the latest readings (stats, top) and

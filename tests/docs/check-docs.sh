@@ -28,7 +28,7 @@ cd "$(dirname "$0")/../.." || exit 1
 SEQRING_TESTS=${SEQRING_TESTS:-$PWD/tests}
 . "$SEQRING_TESTS/lib.sh"
 
-ctl_c=tools/seqringctl.c
+ctl_c=tools/seqringctl-main.c
 ctl_srcs=$(ls tools/seqringctl*.c)
 ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
