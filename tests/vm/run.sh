@@ -30,7 +30,7 @@
 #   VM_MEM             guest memory in MiB (default 1280: enough for the
 #                      largest ring, 16M readings of 48 bytes, in 05-load)
 #   VM_SMP             guest CPUs (default 2)
-#   VM_TIMEOUT         seconds before the whole VM is killed (default 600)
+#   VM_TIMEOUT         seconds before the whole VM is killed (default 900)
 #   VM_SCRIPT_TIMEOUT  seconds each guest script may run (default 120)
 #   VM_FILTER          glob: run only guest scripts whose name matches
 #   VM_APPEND          extra kernel command line arguments
@@ -84,7 +84,7 @@ if [ -z "${KERNEL:-}" ]; then
 fi
 [ -r "$KERNEL" ] || { echo "run.sh: cannot read kernel image $KERNEL" >&2; exit 1; }
 
-vm_timeout=${VM_TIMEOUT:-600}
+vm_timeout=${VM_TIMEOUT:-900}
 script_timeout=${VM_SCRIPT_TIMEOUT:-120}
 boots=${VM_BOOTS:-1}
 case $boots in '' | *[!0-9]* | 0) echo "run.sh: bad VM_BOOTS '$boots'" >&2; exit 2 ;; esac
