@@ -422,6 +422,18 @@ static void *race_producer(void *arg)
  * too busy to run both threads at once), then stops the producer and
  * reads what is left: read + lost must be what was pushed.
  */
+/*
+ * pthread_join() without waiting in futex(): an i386 glibc waits with the
+ * 32-bit time futex call, which a kernel without CONFIG_COMPAT_32BIT_TIME
+ * (the debug kernel) fails with ENOSYS, and glibc aborts. The producer
+ * returns as soon as race_stop is set.
+ */
+static void join_polling(pthread_t thread)
+{
+	while (pthread_tryjoin_np(thread, NULL) == EBUSY)
+		usleep(1000);
+}
+
 static void test_race(void)
 {
 	__u64 expect = 1, read = 0, torn = 0, wrong = 0, pipes = 0, lost;
@@ -440,7 +452,7 @@ static void test_race(void)
 	for (;;) {
 		if (!stopped && (read >= race_want || time(NULL) > end)) {
 			atomic_store(&race_stop, true);
-			pthread_join(thread, NULL);
+			join_polling(thread);
 			stopped = true;
 		}
 		n = srl_map_read(map, rec, ARRAY_SIZE(rec));
@@ -469,7 +481,7 @@ static void test_race(void)
 	}
 	if (!stopped) {
 		atomic_store(&race_stop, true);
-		pthread_join(thread, NULL);
+		join_polling(thread);
 	}
 	lost = srl_map_lost(map);
 	if (!tap_result(!err && !torn && !wrong && read + lost == race_pushed,
