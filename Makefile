@@ -269,7 +269,7 @@ check-fresh:
 # The tool and the test programs are the host's; only the modules are built
 # for each kernel, in that kernel's own Debian root.
 check-kernels: deps
-	$(MAKE) tool progs WERROR=1
+	$(MAKE) tool progs samples WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
 	tests/kernels/prune-cache.sh
 

@@ -279,13 +279,15 @@ for name in "${names[@]}"; do
 		git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -C "$src" -xf -
 		;;
 	esac
-	if ! build tool progs CC="$c" || ! build -C tests/bench CC="$c"; then
+	if ! build tool progs samples CC="$c" || ! build -C tests/bench CC="$c"; then
 		tests/roots/rmroot.sh "$root"
-		fail "$name" "cross-build the tool, the test programs and the bench with $c" "$dir/build.log"
+		fail "$name" "cross-build the tool, the test programs, the sample and the bench with $c" "$dir/build.log"
 		continue
 	fi
 	mkdir -p "$dir/progs"
 	find "$src/tests/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dir/progs/" \;
+	# The userspace sample is run by the tests as a test program.
+	cp "$src/samples/mmap-consumer" "$dir/progs/"
 	cp "$src/tools/seqringctl" "$dir/"
 	tests/roots/rmroot.sh "$root"
 	boot_ko=$dir boot_ctl=$dir/seqringctl boot_rules=$repo/udev-rules/60-seqring.rules

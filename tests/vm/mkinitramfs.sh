@@ -391,8 +391,12 @@ if [ -d "$progs" ]; then
 fi
 
 # The userspace sample (samples/Makefile), run by the tests as the
-# others; static like them.
-[ ! -x "$root/samples/mmap-consumer" ] || cp "$root/samples/mmap-consumer" tests/bin/
+# others; static like them. With SEQRING_PROGS_DIR (another CPU's
+# programs) the caller puts the sample's build there, and this tree's,
+# built for the host, would not run.
+if [ -z "${SEQRING_PROGS_DIR:-}" ] && [ -x "$root/samples/mmap-consumer" ]; then
+	cp "$root/samples/mmap-consumer" tests/bin/
+fi
 
 chmod 755 init tests/run tests/demo.sh usr/bin/seqringctl
 [ -d "tests/$mode" ] && chmod 644 "tests/$mode"/* 2>/dev/null
