@@ -33,15 +33,13 @@ range_phys() {
 	read -r _cmdline </proc/cmdline
 	for _a in $_cmdline; do
 		case $_a in
-		mem=*[Mm])
-			_v=${_a#mem=}
-			echo $(($(ram_base) + ${_v%?} * 1048576))
-			return 0 ;;
-		mem=*[Gg])
-			_v=${_a#mem=}
-			echo $(($(ram_base) + ${_v%?} * 1073741824))
-			return 0 ;;
+		mem=*[Mm]) _unit=1048576 ;;
+		mem=*[Gg]) _unit=1073741824 ;;
+		*) continue ;;
 		esac
+		_v=${_a#mem=}
+		echo $(($(ram_base) + ${_v%?} * _unit))
+		return 0
 	done
 	return 1
 }
