@@ -10,7 +10,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 6
+plan 7
 
 d=$T/root
 make -s install-tools DESTDIR="$d" PREFIX=/usr/local >/dev/null 2>"$T/make.err" ||
@@ -62,11 +62,16 @@ is "libseqring.so.1 libseqring.so.1" \
 		sed -n 's/.*(NEEDED).*\[\(libseqring[^]]*\)\]/\1/p')" \
 	"soname libseqring.so.1, which the consumer needs"
 
-# The functions <libseqring.h> declares and those the library exports.
-declared=$(sed -n 's/^[a-z].*[ *]\(srl_[a-z0-9_]*\)(.*/\1/p' tools/lib/libseqring.h | sort | words)
+# The functions <libseqring.h> declares, the version node libseqring.map
+# gives each, and what the library exports.
+declared=$(sed -n 's/^[a-z_].*[ *]\(srl_[a-z0-9_]*\)(.*/\1/p' tools/lib/libseqring.h | sort | words)
+versioned=$(awk '/^[A-Z0-9_.]+ \{/ { node = $1 } /^\t\tsrl_/ { sub(";", "", $1); print $1 }' \
+	tools/lib/libseqring.map | sort | words)
+is "$declared" "$versioned" "libseqring.map gives every function of <libseqring.h> a version, and no other"
+expected=$(awk '/^[A-Z0-9_.]+ \{/ { node = $1 } /^\t\tsrl_/ { sub(";", "", $1); print $1 "@@" node }' \
+	tools/lib/libseqring.map | sort | words)
 exported=$(nm -D --defined-only "$lib/libseqring.so.1" | awk '$2 == "T" { print $3 }' | sort | words)
-is "$(printf '%s@@LIBSEQRING_1\n' $declared | sort | words)" "$exported" \
-	"it exports exactly the functions of <libseqring.h>, each at LIBSEQRING_1"
+is "$expected" "$exported" "it exports exactly those functions, each at its node of libseqring.map"
 is "" "$(nm -D --defined-only "$lib/libseqring.so.1" | awk '{ print $3 }' | grep '^seqring_')" \
 	"no exported name is one of the kernel API's (seqring_*)"
 
