@@ -308,6 +308,91 @@ void seqring_debugfs_exit(struct seqring *sr);
 /* sysfs.c */
 extern const struct attribute_group *seqring_groups[];
 
+/* persist.c: the format of a ring in memory that survives a reboot */
+#define SEQRING_PERSIST_MAGIC	0x5352455052514553ULL	/* "SEQRPERS" */
+#define SEQRING_PERSIST_VERSION	1
+
+/**
+ * struct seqring_persist_header - page 0 of a persistent ring's region
+ * @magic: %SEQRING_PERSIST_MAGIC, written last by seqring_persist_format()
+ * @version: %SEQRING_PERSIST_VERSION
+ * @header_crc: crc32 of this header with @header_crc zero
+ * @page_size: PAGE_SIZE of the kernel that formatted it
+ * @slot_size: sizeof(struct seqring_slot)
+ * @capacity: slots in the region
+ * @region_size: bytes of the region it was formatted for
+ *
+ * Not ABI: only the driver that wrote it reads it, in the next boot; a
+ * header it does not know is a region it formats again.
+ */
+struct seqring_persist_header {
+	u64 magic;
+	u32 version;
+	u32 header_crc;
+	u32 page_size;
+	u32 slot_size;
+	u32 capacity;
+	u32 reserved;
+	u64 region_size;
+};
+
+/**
+ * struct seqring_persist_layout - where the parts of a region are
+ * @size: bytes of the region
+ * @capacity: slots
+ * @meta_offset: offset of the meta page (struct seqring_mmap_meta)
+ * @slots_offset: offset of the slot array
+ * @slots_size: bytes of the slot array, whole pages
+ * @crcs_offset: offset of the slots' crc32s (u32 each)
+ */
+struct seqring_persist_layout {
+	size_t size;
+	u32 capacity;
+	size_t meta_offset;
+	size_t slots_offset;
+	size_t slots_size;
+	size_t crcs_offset;
+};
+
+/* What seqring_persist_scan() found in a region. */
+enum seqring_persist_verdict {
+	SEQRING_PERSIST_EMPTY,		/* zeroes: a cold boot, or never used */
+	SEQRING_PERSIST_NOISE,		/* no magic, not zeroes */
+	SEQRING_PERSIST_VERSION_UNKNOWN,
+	SEQRING_PERSIST_BAD_HEADER,	/* checksum or sizes do not match */
+	SEQRING_PERSIST_BAD_META,	/* counters out of range */
+	SEQRING_PERSIST_FOUND,		/* a ring: see the counts */
+};
+
+/**
+ * struct seqring_persist_result - a region, as found at boot
+ * @verdict: what it is
+ * @layout: its layout, for this size
+ * @first_seq: the oldest sequence number the ring held (FOUND)
+ * @next_seq: the sequence number its next reading would have had (FOUND)
+ * @valid: readings in [@first_seq, @next_seq) that are intact
+ * @invalid: the others there: lost in the crash, or overwritten since
+ */
+struct seqring_persist_result {
+	enum seqring_persist_verdict verdict;
+	struct seqring_persist_layout layout;
+	u64 first_seq;
+	u64 next_seq;
+	u64 valid;
+	u64 invalid;
+};
+
+int seqring_persist_layout(size_t size, struct seqring_persist_layout *lay);
+void seqring_persist_format(void *region, const struct seqring_persist_layout *lay,
+			    u64 next_seq);
+void seqring_persist_store(void *region, const struct seqring_persist_layout *lay,
+			   u64 seq, const struct seqring_slot *slot);
+bool seqring_persist_reading(const void *region,
+			     const struct seqring_persist_layout *lay, u64 seq,
+			     struct seqring_reading *out);
+int seqring_persist_scan(const void *region, size_t size,
+			 struct seqring_persist_result *res);
+
 /*
  * Test hooks: the KUnit tests (tests/kunit/) stop a producer at each step of
  * a push. Only kernels with KUnit have them; elsewhere they are nothing.

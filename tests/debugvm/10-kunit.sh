@@ -3,8 +3,9 @@
 #
 # KUnit tests of the ring (tests/kunit/*.c, seqring_kunit.ko): load
 # seqring.ko, then seqring_kunit.ko, which runs the suites "seqring_ring"
-# (ring_test.c) and "seqring_push" (push_test.c: producers stopped at each
-# step of a push) while it loads. Their KTAP results (from
+# (ring_test.c), "seqring_push" (push_test.c: producers stopped at each
+# step of a push) and "seqring_persist" (persist_test.c: regions found at
+# boot, valid, damaged, crafted, random) while it loads. Their KTAP results (from
 # /sys/kernel/debug/kunit, or the kernel log if that is missing) become
 # results of this script: one per KUnit test case, with the case's failure
 # messages as diagnostics.
@@ -15,7 +16,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${TESTS_DIR:-/tests}/lib.sh"
 
-SUITES="seqring_ring seqring_push"
+SUITES="seqring_ring seqring_push seqring_persist"
 KUNIT_KO=$MODDIR/seqring_kunit.ko
 
 if [ ! -f "$KUNIT_KO" ]; then

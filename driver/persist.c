@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seqring - the format of a ring kept in memory that survives a reboot
+ *
+ * A persistent ring lives in a region of physical memory that the next
+ * kernel leaves alone (a reserve_mem= region, or a range above mem=). Its
+ * layout, in pages (PAGE_SIZE of the kernel that wrote it, which the
+ * header records):
+ *
+ *   page 0          struct seqring_persist_header
+ *   page 1          the ring's meta page, as a mapping shows it (struct
+ *                   seqring_mmap_meta: next_seq and oldest_seq live here)
+ *   pages 2..       the slot array (struct seqring_slot), whole pages
+ *   then            one crc32 per slot, whole pages
+ *
+ * Everything in the region is hostile input when a kernel finds it: the
+ * previous boot may have died in the middle of a store, its last cache
+ * lines may never have reached memory, the firmware or the early boot may
+ * have written over part of it, and a cold boot leaves zeroes or noise.
+ * seqring_persist_scan() therefore trusts nothing it reads: every size is
+ * checked against the region's own and the layout recomputed from it,
+ * every index it derives is reduced modulo a capacity it checked, and a
+ * reading counts only when its slot holds exactly its sequence number
+ * (not BUSY) and the slot's crc32 matches. What is valid is kept; the rest
+ * is counted as lost, never shown.
+ *
+ * This file knows the format only: no ring, no lock, no allocation, so
+ * that KUnit can feed it any bytes (tests/kunit/persist_test.c).
+ */
+
+#include <linux/crc32.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+
+#include "compat.h"
+#include "seqring.h"
+
+/*
+ * One crc32 per slot; the seq word is part of what it covers, so that a
+ * slot whose reading is from one push and whose seq word is from another
+ * does not pass.
+ */
+static u32 seqring_persist_slot_crc(const struct seqring_slot *slot)
+{
+	return crc32_le(~0U, (const u8 *)slot, sizeof(*slot));
+}
+
+/**
+ * seqring_persist_layout - where everything is in a region of @size bytes
+ * @size: bytes of the region
+ * @lay: filled on success
+ *
+ * The capacity is the largest that fits: the header and meta pages, the
+ * slots and their checksums, each part in whole pages.
+ *
+ * Return: 0, or -EINVAL if @size is not a multiple of the page size or
+ * holds fewer than one slot (or more than %SEQRING_CAPACITY_MAX).
+ */
+int seqring_persist_layout(size_t size, struct seqring_persist_layout *lay)
+{
+	const size_t per_slot = sizeof(struct seqring_slot) + sizeof(u32);
+	size_t cap, slots_size, crcs_size;
+
+	if (!size || !PAGE_ALIGNED(size) || size < 4 * PAGE_SIZE)
+		return -EINVAL;
+	cap = min_t(size_t, (size - 2 * PAGE_SIZE) / per_slot,
+		    SEQRING_CAPACITY_MAX);
+	/* Rounding each part up to pages may take a few slots back. */
+	for (; cap; cap--) {
+		slots_size = PAGE_ALIGN(cap * sizeof(struct seqring_slot));
+		crcs_size = PAGE_ALIGN(cap * sizeof(u32));
+		if (2 * PAGE_SIZE + slots_size + crcs_size <= size)
+			break;
+	}
+	if (!cap)
+		return -EINVAL;
+	lay->size = size;
+	lay->capacity = cap;
+	lay->meta_offset = PAGE_SIZE;
+	lay->slots_offset = 2 * PAGE_SIZE;
+	lay->slots_size = slots_size;
+	lay->crcs_offset = 2 * PAGE_SIZE + slots_size;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_persist_layout);
+
+/*
+ * Computed as if the magic were there already: seqring_persist_format()
+ * writes it last, after the checksum.
+ */
+static u32 seqring_persist_header_crc(const struct seqring_persist_header *h)
+{
+	struct seqring_persist_header copy = *h;
+
+	copy.magic = SEQRING_PERSIST_MAGIC;
+	copy.header_crc = 0;
+	return crc32_le(~0U, (const u8 *)&copy, sizeof(copy));
+}
+
+/**
+ * seqring_persist_format - make @region an empty persistent ring
+ * @region: the region, mapped
+ * @lay: its layout (seqring_persist_layout())
+ * @next_seq: the sequence number the first reading gets (1, or where the
+ *	previous boot's ring stopped, so that numbers are never reused)
+ *
+ * Zeroes the meta page, the slots and their checksums, then writes the
+ * header. A crash in the middle leaves a region that the next scan finds
+ * invalid or empty, never one that shows stale readings as new.
+ */
+void seqring_persist_format(void *region, const struct seqring_persist_layout *lay,
+			    u64 next_seq)
+{
+	struct seqring_persist_header *h = region;
+	struct seqring_mmap_meta *meta = region + lay->meta_offset;
+
+	/* The header first: no valid magic while the rest is rewritten. */
+	memset(h, 0, PAGE_SIZE);
+	memset(region + lay->meta_offset, 0, lay->size - lay->meta_offset);
+	meta->version = SEQRING_MMAP_VERSION;
+	meta->meta_size = PAGE_SIZE;
+	meta->slot_size = sizeof(struct seqring_slot);
+	meta->capacity = lay->capacity;
+	meta->slots_offset = PAGE_SIZE;
+	meta->slots_size = lay->slots_size;
+	meta->next_seq = next_seq;
+	meta->oldest_seq = next_seq;
+
+	h->version = SEQRING_PERSIST_VERSION;
+	h->page_size = PAGE_SIZE;
+	h->region_size = lay->size;
+	h->capacity = lay->capacity;
+	h->slot_size = sizeof(struct seqring_slot);
+	h->header_crc = seqring_persist_header_crc(h);
+	/* Last: a header with the magic is a complete one. */
+	wmb();
+	WRITE_ONCE(h->magic, SEQRING_PERSIST_MAGIC);
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_persist_format);
+
+/**
+ * seqring_persist_store - the checksum of a slot a producer just filled
+ * @region: the region
+ * @lay: its layout
+ * @seq: the reading's sequence number (the slot's seq word once stored)
+ * @slot: the slot, its reading copied, its seq word not yet released
+ *
+ * Written before the release of the slot's seq word: a reader (or the
+ * next boot) that sees the seq word sees the checksum of that reading.
+ */
+void seqring_persist_store(void *region, const struct seqring_persist_layout *lay,
+			   u64 seq, const struct seqring_slot *slot)
+{
+	struct seqring_slot copy = *slot;
+	u32 *crcs = region + lay->crcs_offset;
+
+	copy.seq = seq;
+	WRITE_ONCE(crcs[seq % lay->capacity], seqring_persist_slot_crc(&copy));
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_persist_store);
+
+/**
+ * seqring_persist_reading - one reading of a region found at boot
+ * @region: the region
+ * @lay: its layout (as seqring_persist_scan() checked it)
+ * @seq: the sequence number wanted
+ * @out: the reading, if valid
+ *
+ * Return: true if the slot of @seq holds exactly @seq, not busy, and its
+ * checksum matches. Reads only inside the region, whatever it holds.
+ */
+bool seqring_persist_reading(const void *region,
+			     const struct seqring_persist_layout *lay, u64 seq,
+			     struct seqring_reading *out)
+{
+	const struct seqring_slot *slots = region + lay->slots_offset;
+	const u32 *crcs = region + lay->crcs_offset;
+	u32 idx = seq % lay->capacity;
+	struct seqring_slot copy;
+
+	/* One copy: the region may be anything, but not changing under us. */
+	memcpy(&copy, &slots[idx], sizeof(copy));
+	if (copy.seq != seq || seqring_persist_slot_crc(&copy) != crcs[idx])
+		return false;
+	*out = copy.r;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_persist_reading);
+
+/**
+ * seqring_persist_scan - what a region holds from the previous boot
+ * @region: the region, mapped
+ * @size: its bytes
+ * @res: filled: the verdict, and for %SEQRING_PERSIST_FOUND the layout,
+ *	the range of sequence numbers the previous ring held, and how many
+ *	of them are valid
+ *
+ * Never reads outside [@region, @region + @size), whatever the region
+ * holds; takes time linear in the capacity at most.
+ *
+ * Return: 0, or -EINVAL if @size cannot hold a ring at all.
+ */
+int seqring_persist_scan(const void *region, size_t size,
+			 struct seqring_persist_result *res)
+{
+	const struct seqring_persist_header *h = region;
+	const struct seqring_mmap_meta *meta;
+	struct seqring_reading r;
+	u64 next, oldest, seq;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = seqring_persist_layout(size, &res->layout);
+	if (ret)
+		return ret;
+
+	if (h->magic != SEQRING_PERSIST_MAGIC) {
+		res->verdict = memchr_inv(region, 0, PAGE_SIZE) ?
+			       SEQRING_PERSIST_NOISE : SEQRING_PERSIST_EMPTY;
+		return 0;
+	}
+	if (h->version != SEQRING_PERSIST_VERSION) {
+		res->verdict = SEQRING_PERSIST_VERSION_UNKNOWN;
+		return 0;
+	}
+	if (h->header_crc != seqring_persist_header_crc(h) ||
+	    h->page_size != PAGE_SIZE || h->region_size != size ||
+	    h->capacity != res->layout.capacity ||
+	    h->slot_size != sizeof(struct seqring_slot)) {
+		res->verdict = SEQRING_PERSIST_BAD_HEADER;
+		return 0;
+	}
+
+	meta = region + res->layout.meta_offset;
+	next = READ_ONCE(meta->next_seq);
+	oldest = READ_ONCE(meta->oldest_seq);
+	/* Sequence numbers start at 1 and stay below the BUSY bit. */
+	if (!next || !oldest || next > SEQRING_SLOT_SEQ ||
+	    oldest > SEQRING_SLOT_SEQ) {
+		res->verdict = SEQRING_PERSIST_BAD_META;
+		return 0;
+	}
+
+	/*
+	 * What the ring held: [oldest, next), at most a capacity's worth.
+	 * oldest may be above next (raised before the publish of what
+	 * overwrote): nothing is held then. Readings reserved at or above
+	 * next were never published and are not looked at.
+	 */
+	res->verdict = SEQRING_PERSIST_FOUND;
+	res->next_seq = next;
+	oldest = max(oldest, next > res->layout.capacity ?
+			     next - res->layout.capacity : 1);
+	res->first_seq = min(oldest, next);
+	for (seq = res->first_seq; seq < next; seq++) {
+		if (seqring_persist_reading(region, &res->layout, seq, &r))
+			res->valid++;
+		else
+			res->invalid++;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_persist_scan);
