@@ -186,7 +186,7 @@ check-litmus:
 # (tests/progs/map_unit.c). The 32-bit build runs in the VM (83-dump-mmap).
 check-lib:
 	$(MAKE) -C tests/progs
-	tests/progs/map_unit
+	tests/progs/map_unit | awk -f tests/tap-summary.awk
 
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 # The test targets build the tool with WERROR=1 (tools/Makefile): a warning
