@@ -222,7 +222,7 @@ stress: deps
 # regions more, which 20-reserve-mem watches. A script's phases take a
 # boot each. KERNELS="6.12 ..." (tests/kernels/kernels.list): on those
 # kernels, as check-kernels runs the check tier.
-CRASH_BOOTS ?= 12
+CRASH_BOOTS ?= 20
 CRASH_VM = VM_MEM=1024 VM_BOOTS=$(CRASH_BOOTS) VM_TIMEOUT=1200 \
 	VM_APPEND="mem=896M reserve_mem=1M:4K:seqring_1m reserve_mem=2M:2M:seqring_2m $(VM_APPEND)"
 check-crash: deps

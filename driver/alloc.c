@@ -19,20 +19,17 @@
 
 #include "seqring.h"
 
-/**
- * seqring_alloc - allocate a ring that has no files yet
- * @name: "" for the default ring, else a name seqring_create() accepted
- * @capacity: 1 to %SEQRING_CAPACITY_MAX
- *
- * Return: the ring, holding one reference, or ERR_PTR(-EINVAL) for a
- * capacity out of range, ERR_PTR(-ENOMEM).
+/*
+ * A ring with no files yet, its struct seqring_ring set up by @init (which
+ * returns 0 or a negative errno).
  */
-struct seqring *seqring_alloc(const char *name, u32 capacity)
+static struct seqring *
+__seqring_alloc(const char *name,
+		int (*init)(struct seqring *sr, const void *arg),
+		const void *arg)
 {
 	struct seqring *sr;
-
-	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
-		return ERR_PTR(-EINVAL);
+	int ret;
 
 	sr = kzalloc(sizeof(*sr), GFP_KERNEL_ACCOUNT);
 	if (!sr)
@@ -48,13 +45,63 @@ struct seqring *seqring_alloc(const char *name, u32 capacity)
 	mutex_init(&sr->clients_lock);
 	INIT_LIST_HEAD(&sr->clients);
 
-	if (seqring_ring_init(&sr->ring, sr->devname, capacity,
-			      seqring_readers_wake)) {
+	ret = init(sr, arg);
+	if (ret) {
 		mutex_destroy(&sr->clients_lock);
 		kfree(sr);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(ret);
 	}
 	return sr;
+}
+
+static int seqring_init_alloc(struct seqring *sr, const void *capacity)
+{
+	return seqring_ring_init(&sr->ring, sr->devname,
+				 *(const u32 *)capacity, seqring_readers_wake);
+}
+
+/**
+ * seqring_alloc - allocate a ring that has no files yet
+ * @name: "" for the default ring, else a name seqring_create() accepted
+ * @capacity: 1 to %SEQRING_CAPACITY_MAX
+ *
+ * Return: the ring, holding one reference, or ERR_PTR(-EINVAL) for a
+ * capacity out of range, ERR_PTR(-ENOMEM).
+ */
+struct seqring *seqring_alloc(const char *name, u32 capacity)
+{
+	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
+		return ERR_PTR(-EINVAL);
+	return __seqring_alloc(name, seqring_init_alloc, &capacity);
+}
+
+struct seqring_region_arg {
+	void *region;
+	const struct seqring_persist_layout *lay;
+};
+
+static int seqring_init_region(struct seqring *sr, const void *arg)
+{
+	const struct seqring_region_arg *a = arg;
+
+	return seqring_ring_init_region(&sr->ring, sr->devname, a->region,
+					a->lay, seqring_readers_wake);
+}
+
+/**
+ * seqring_alloc_region - the default ring, in a persistent region
+ * @region: the region, mapped and formatted (persist_region.c)
+ * @lay: its layout
+ *
+ * Return: as seqring_alloc(); the region stays the caller's to unmap,
+ * after the ring's last reference is gone.
+ */
+struct seqring *seqring_alloc_region(void *region,
+				     const struct seqring_persist_layout *lay)
+{
+	struct seqring_region_arg a = { .region = region, .lay = lay };
+
+	return __seqring_alloc("", seqring_init_region, &a);
 }
 
 static void seqring_free(struct kref *ref)

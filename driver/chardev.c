@@ -66,6 +66,10 @@ static int seqring_open(struct inode *inode, struct file *file)
 					  misc);
 	struct seqring_client *client;
 
+	/* The previous boot's readings: nobody pushes to them. */
+	if (sr->ring.frozen && (file->f_mode & FMODE_WRITE))
+		return -EROFS;
+
 	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
 		return -ENOMEM;

@@ -67,4 +67,35 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
+/*
+ * panic_notifier_list moved from <linux/kernel.h> to a header of its own
+ * in 5.14. Kbuild looks for the header.
+ */
+#ifdef SEQRING_HAVE_PANIC_NOTIFIER_H
+#include <linux/panic_notifier.h>
+#else
+#include <linux/kernel.h>
+#endif
+
+/*
+ * reserve_mem= (6.11) and reserve_mem_find_by_name(), exported from 6.12:
+ * Kbuild looks for the declaration. Before, there is no region to find;
+ * a physical range (persist_addr=) is the way there.
+ */
+#ifdef SEQRING_HAVE_RESERVE_MEM
+#include <linux/mm.h>
+
+#define seqring_have_reserve_mem	true
+#define seqring_reserve_mem_find	reserve_mem_find_by_name
+#else
+#define seqring_have_reserve_mem	false
+
+static inline int seqring_reserve_mem_find(const char *name,
+					   phys_addr_t *start,
+					   phys_addr_t *size)
+{
+	return 0;
+}
+#endif
+
 #endif /* _SEQRING_COMPAT_H */

@@ -47,7 +47,12 @@ static int __init seqring_init(void)
 	struct seqring *sr;
 	int ret;
 
-	sr = seqring_alloc("", capacity);
+	/* In a region that survives a reboot, if the parameters give one. */
+	sr = seqring_persist_open();
+	if (IS_ERR(sr))
+		return PTR_ERR(sr);
+	if (!sr)
+		sr = seqring_alloc("", capacity);
 	if (IS_ERR(sr)) {
 		if (PTR_ERR(sr) == -EINVAL)
 			pr_err("capacity=%u is out of range 1..%u\n",
@@ -81,6 +86,7 @@ err_remove_proc:
 	seqring_procfs_exit(sr);
 err_put:
 	seqring_put(sr);
+	seqring_persist_close();
 	return ret;
 }
 module_init(seqring_init);
@@ -102,6 +108,7 @@ static void __exit seqring_exit(void)
 	seqring_unregister(sr);
 	seqring_procfs_exit(sr);
 	seqring_put(sr);
+	seqring_persist_close();
 	/* Slot arrays a resize replaced are freed by RCU callbacks here. */
 	rcu_barrier();
 }

@@ -122,8 +122,9 @@ static int seqring_mmap_insert(struct seqring_ring *ring,
  *
  * Return: 0, -EPERM for PROT_WRITE or PROT_EXEC, -EINVAL for MAP_PRIVATE,
  * an offset other than 0 or a length past the slots, -ENODEV once the
- * ring is destroyed, -ENOMEM, or what vm_insert_pages() returned (the core
- * then unmaps what was inserted).
+ * ring is destroyed, for the previous boot's ring and for a persistent
+ * ring in a physical range the kernel does not manage, -ENOMEM, or what
+ * vm_insert_pages() returned (the core then unmaps what was inserted).
  */
 int seqring_ring_mmap(struct seqring_ring *ring, struct vm_area_struct *vma)
 {
@@ -142,6 +143,15 @@ int seqring_ring_mmap(struct seqring_ring *ring, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_pgoff)
 		return -EINVAL;
+
+	/*
+	 * Not the previous boot's ring: its holes (readings lost in the
+	 * crash) would make a consumer wait for an oldest_seq that never
+	 * moves. Not a persistent ring outside the kernel's memory (above
+	 * mem=): its pages have no struct page to insert.
+	 */
+	if (ring->frozen || (ring->crcs && !virt_addr_valid(ring->meta)))
+		return -ENODEV;
 
 	mutex_lock(&ring->resize_lock);
 	if (READ_ONCE(ring->dead)) {

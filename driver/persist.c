@@ -39,14 +39,28 @@
 #include "compat.h"
 #include "seqring.h"
 
-/*
- * One crc32 per slot; the seq word is part of what it covers, so that a
- * slot whose reading is from one push and whose seq word is from another
- * does not pass.
+/**
+ * seqring_persist_crc - the checksum of a slot holding @r as @seq
+ * @seq: the sequence number, as the slot's seq word holds it once stored
+ * @r: the reading
+ *
+ * The seq word is part of what it covers, so that a slot whose reading is
+ * from one push and whose seq word is from another does not pass. The
+ * same bytes as the slot itself (seq, then the reading, no padding).
+ *
+ * Return: the crc32.
  */
+u32 seqring_persist_crc(u64 seq, const struct seqring_reading *r)
+{
+	return crc32_le(crc32_le(~0U, (const u8 *)&seq, sizeof(seq)),
+			(const u8 *)r, sizeof(*r));
+}
+
+static_assert(offsetof(struct seqring_slot, r) == sizeof(u64));
+
 static u32 seqring_persist_slot_crc(const struct seqring_slot *slot)
 {
-	return crc32_le(~0U, (const u8 *)slot, sizeof(*slot));
+	return seqring_persist_crc(slot->seq, &slot->r);
 }
 
 /**

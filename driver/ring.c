@@ -257,7 +257,9 @@ static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 
 static void seqring_free_slots(struct seqring_slots *slots)
 {
-	if (is_vmalloc_addr(slots->slot))
+	if (slots->external)
+		;	/* the region's: persist_region.c unmaps it */
+	else if (is_vmalloc_addr(slots->slot))
 		vfree(slots->slot);
 	else
 		free_page((unsigned long)slots->slot);
@@ -344,6 +346,50 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_readings_prepare);
 static void seqring_ring_publish_work(struct irq_work *work);
 static void seqring_ring_wake_irq_work(struct irq_work *work);
 
+/*
+ * Set up @ring around its meta page and slots, its first reading to be
+ * sequence number @first.
+ */
+static void seqring_ring_setup(struct seqring_ring *ring, const char *name,
+			       struct seqring_mmap_meta *meta,
+			       struct seqring_slots *slots, u64 first,
+			       work_func_t wake)
+{
+	ring->meta = meta;
+	ring->meta->version = SEQRING_MMAP_VERSION;
+	ring->meta->meta_size = PAGE_SIZE;
+	ring->meta->slot_size = sizeof(struct seqring_slot);
+	ring->meta->slots_offset = PAGE_SIZE;
+	seqring_meta_layout(ring->meta, slots);
+	ring->next_seq = (atomic64_t *)&ring->meta->next_seq;
+	ring->oldest_seq = (atomic64_t *)&ring->meta->oldest_seq;
+	atomic_set(&ring->mappings, 0);
+
+	raw_spin_lock_init(&ring->clear_lock);
+	seqcount_raw_spinlock_init(&ring->stats_seq, &ring->clear_lock);
+	mutex_init(&ring->resize_lock);
+	RCU_INIT_POINTER(ring->slots, slots);
+	ring->name = name;
+	atomic64_set(&ring->head, first);
+	atomic64_set(&ring->last_stamp, 0);
+	atomic64_set(ring->next_seq, first);
+	atomic64_set(ring->oldest_seq, first);
+	ring->cleared = 0;
+	ring->dead = false;
+	/* Hard: on PREEMPT_RT too, publishing never waits for a thread. */
+	seqring_init_irq_work_hard(&ring->publish_work,
+				   seqring_ring_publish_work);
+	ring->walk_max = 0;
+	ring->wake_seq = U64_MAX;
+	ring->wake_flags = 0;
+	init_irq_work(&ring->wake_irq_work, seqring_ring_wake_irq_work);
+	INIT_WORK(&ring->wake_work, wake);
+	mutex_init(&ring->readers_lock);
+	INIT_LIST_HEAD(&ring->readers);
+	ring->crcs = NULL;
+	ring->frozen = false;
+}
+
 /**
  * seqring_ring_init - allocate an empty ring
  * @ring: ring to set up
@@ -369,41 +415,45 @@ int seqring_ring_init(struct seqring_ring *ring, const char *name,
 		__free_page(meta);
 		return -ENOMEM;
 	}
-
-	ring->meta = page_address(meta);
-	ring->meta->version = SEQRING_MMAP_VERSION;
-	ring->meta->meta_size = PAGE_SIZE;
-	ring->meta->slot_size = sizeof(struct seqring_slot);
-	ring->meta->slots_offset = PAGE_SIZE;
-	seqring_meta_layout(ring->meta, slots);
-	ring->next_seq = (atomic64_t *)&ring->meta->next_seq;
-	ring->oldest_seq = (atomic64_t *)&ring->meta->oldest_seq;
-	atomic_set(&ring->mappings, 0);
-
-	raw_spin_lock_init(&ring->clear_lock);
-	seqcount_raw_spinlock_init(&ring->stats_seq, &ring->clear_lock);
-	mutex_init(&ring->resize_lock);
-	RCU_INIT_POINTER(ring->slots, slots);
-	ring->name = name;
-	atomic64_set(&ring->head, 1);
-	atomic64_set(&ring->last_stamp, 0);
-	atomic64_set(ring->next_seq, 1);
-	atomic64_set(ring->oldest_seq, 1);
-	ring->cleared = 0;
-	ring->dead = false;
-	/* Hard: on PREEMPT_RT too, publishing never waits for a thread. */
-	seqring_init_irq_work_hard(&ring->publish_work,
-				   seqring_ring_publish_work);
-	ring->walk_max = 0;
-	ring->wake_seq = U64_MAX;
-	ring->wake_flags = 0;
-	init_irq_work(&ring->wake_irq_work, seqring_ring_wake_irq_work);
-	INIT_WORK(&ring->wake_work, wake);
-	mutex_init(&ring->readers_lock);
-	INIT_LIST_HEAD(&ring->readers);
+	seqring_ring_setup(ring, name, page_address(meta), slots, 1, wake);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_init);
+
+/**
+ * seqring_ring_init_region - set up a ring in a persistent region
+ * @ring: ring to set up
+ * @name: as for seqring_ring_init()
+ * @region: the region, mapped, formatted by seqring_persist_format()
+ * @lay: its layout
+ * @wake: as for seqring_ring_init()
+ *
+ * The meta page, the slots and their checksums are the region's; the ring
+ * goes on from the sequence number the format gave it. It cannot be
+ * resized: its capacity is the region's.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int seqring_ring_init_region(struct seqring_ring *ring, const char *name,
+			     void *region,
+			     const struct seqring_persist_layout *lay,
+			     work_func_t wake)
+{
+	struct seqring_mmap_meta *meta = region + lay->meta_offset;
+	struct seqring_slots *slots;
+
+	slots = kzalloc(sizeof(*slots), GFP_KERNEL);
+	if (!slots)
+		return -ENOMEM;
+	slots->capacity = lay->capacity;
+	slots->slot = region + lay->slots_offset;
+	slots->size = lay->slots_size;
+	slots->external = true;
+	seqring_ring_setup(ring, name, meta, slots, READ_ONCE(meta->next_seq),
+			   wake);
+	ring->crcs = region + lay->crcs_offset;
+	return 0;
+}
 
 /**
  * seqring_ring_destroy - free the ring's slots
@@ -418,8 +468,12 @@ void seqring_ring_destroy(struct seqring_ring *ring)
 	cancel_work_sync(&ring->wake_work);
 	seqring_free_slots(rcu_dereference_protected(ring->slots, true));
 	RCU_INIT_POINTER(ring->slots, NULL);
-	/* No mapping is left: each holds the file, which holds the ring. */
-	free_page((unsigned long)ring->meta);
+	/*
+	 * No mapping is left: each holds the file, which holds the ring. A
+	 * persistent ring's meta page is its region's.
+	 */
+	if (!ring->crcs)
+		free_page((unsigned long)ring->meta);
 	ring->meta = NULL;
 	mutex_destroy(&ring->readers_lock);
 	mutex_destroy(&ring->resize_lock);
@@ -441,6 +495,44 @@ seqring_slot_of(const struct seqring_slots *slots, u64 seq)
 	div_u64_rem(seq, slots->capacity, &idx);
 	return (struct seqring_slot *)&slots->slot[idx];
 }
+
+/**
+ * seqring_ring_restore - put a reading of the previous boot in its slot
+ * @ring: a ring set up by seqring_ring_init(), that nobody can reach yet
+ * @seq: its sequence number, in increasing order across calls
+ * @r: the reading
+ *
+ * Then seqring_ring_freeze(). Plain stores: no reader, no producer.
+ */
+void seqring_ring_restore(struct seqring_ring *ring, u64 seq,
+			  const struct seqring_reading *r)
+{
+	struct seqring_slot *slot;
+
+	slot = seqring_slot_of(rcu_dereference_protected(ring->slots, true),
+			       seq);
+	slot->r = *r;
+	slot->seq = seq;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_restore);
+
+/**
+ * seqring_ring_freeze - make a restored ring read-only, holding [@oldest, @next)
+ * @ring: the ring, filled by seqring_ring_restore()
+ * @oldest: the first sequence number it holds
+ * @next: the one after the last
+ *
+ * Slots in the range that seqring_ring_restore() did not fill are holes:
+ * readers step over them. Before the ring is registered: no barrier.
+ */
+void seqring_ring_freeze(struct seqring_ring *ring, u64 oldest, u64 next)
+{
+	atomic64_set(&ring->head, next);
+	atomic64_set(ring->next_seq, next);
+	atomic64_set(ring->oldest_seq, oldest);
+	ring->frozen = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(seqring_ring_freeze);
 
 /*
  * Move oldest_seq up to @seq, unless it is there already: everything
@@ -548,19 +640,29 @@ static __always_inline bool seqring_slot_claim(struct seqring_slot *slot,
 }
 
 /*
- * Store @r as @seq in @slot, its slot (steps 2. and 3.), a zero timestamp
- * replaced by @stamp. Interrupts off.
+ * Store @r as @seq in slot @idx of @slots (steps 2. and 3.), a zero
+ * timestamp replaced by @stamp. Interrupts off.
  */
 static __always_inline void seqring_ring_store(struct seqring_ring *ring,
-					       struct seqring_slot *slot,
+					       struct seqring_slots *slots,
+					       u32 idx,
 					       const struct seqring_reading *r,
 					       u64 seq, u64 stamp)
 {
+	struct seqring_slot *slot = &slots->slot[idx];
+
 	if (!seqring_slot_claim(slot, seq))
 		return;
 	slot->r = *r;
 	if (!r->timestamp_ns)
 		slot->r.timestamp_ns = stamp;
+	/*
+	 * A persistent ring: the checksum before the commit, so that the
+	 * next boot finds, for any slot it can read as committed, the
+	 * checksum of that reading (or a mismatch, if the crash tore it).
+	 */
+	if (ring->crcs)
+		WRITE_ONCE(ring->crcs[idx], seqring_persist_crc(seq, &slot->r));
 	trace_seqring_push(ring->name, seq, &slot->r);
 	/* The reading before its seq: pairs with the acquire in copy_rcu(). */
 	smp_store_release(&slot->seq, seq);
@@ -731,7 +833,7 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	}
 	div_u64_rem(seq, slots->capacity, &idx);
 	for (i = 0; i < n; i++) {
-		seqring_ring_store(ring, &slots->slot[idx], &r[i], seq + i, t);
+		seqring_ring_store(ring, slots, idx, &r[i], seq + i, t);
 		if (++idx == slots->capacity)
 			idx = 0;
 	}
@@ -838,11 +940,14 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
  * clear; a batch being pushed may be cut in two by it, between chunks.
  * Never waits for a reader or a producer.
  *
- * Return: 0.
+ * Return: 0, or -EROFS for the previous boot's ring.
  */
 int seqring_ring_clear(struct seqring_ring *ring)
 {
 	s64 next, oldest;
+
+	if (ring->frozen)
+		return -EROFS;
 
 	/* Producers never take it: interrupts may stay on. */
 	raw_spin_lock(&ring->clear_lock);
@@ -927,13 +1032,22 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * would need every consumer to notice and remap. So the resize fails, and
  * says why: munmap(), resize, mmap() again.
  *
+ * A persistent ring's capacity is its region's; the previous boot's ring
+ * is read-only.
+ *
  * Return: 0, -EINVAL for a capacity out of range, -EBUSY while the ring
- * is mapped, or -ENOMEM (the ring is untouched).
+ * is mapped, -EOPNOTSUPP for a persistent ring, -EROFS for the previous
+ * boot's, or -ENOMEM (the ring is untouched).
  */
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
 	struct seqring_slots *old, *new;
 	u64 head;
+
+	if (ring->frozen)
+		return -EROFS;
+	if (ring->crcs)
+		return -EOPNOTSUPP;
 
 	if (!capacity || capacity > SEQRING_CAPACITY_MAX)
 		return -EINVAL;
@@ -1171,6 +1285,11 @@ bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 		prev = smp_load_acquire(&slots->prev);
 		if (prev && seqring_slot_copy(prev, seq, &rec->reading))
 			break;
+		/* Nothing moves in a frozen ring: a hole, lost in the crash. */
+		if (ring->frozen) {
+			seq++;
+			continue;
+		}
 		/*
 		 * Overwritten meanwhile, so oldest_seq has moved past it:
 		 * pairs with the claim's cmpxchg in seqring_slot_claim().

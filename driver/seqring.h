@@ -34,6 +34,8 @@ struct vm_area_struct;
 #endif
 
 #define SEQRING_NAME		"seqring"
+/* The previous boot's ring is its ring's device name and this. */
+#define SEQRING_PREV_SUFFIX	".prev"
 
 /* A slot's seq word: the sequence number, and a state bit (ring.c). */
 #define SEQRING_SLOT_BUSY	BIT_ULL(63)	/* a producer is storing it */
@@ -68,6 +70,8 @@ struct seqring_slot {
  *	they are what a mapping of the ring shows (mmap.c), so nothing of
  *	the kernel's (this header) is among them
  * @size: bytes of @slot, whole pages
+ * @external: @slot is a persistent ring's region (persist_region.c),
+ *	not memory of ours to free
  * @prev: while a resize copies readings into this array, the array it
  *	replaced, where readers find the readings not copied yet; else NULL.
  *	Not __rcu: cleared with a release and loaded with an acquire, which
@@ -80,6 +84,7 @@ struct seqring_slots {
 	u32 capacity;
 	struct seqring_slot *slot;
 	size_t size;
+	bool external;
 	struct seqring_slots *prev;
 	struct rcu_head rcu;
 };
@@ -156,6 +161,14 @@ struct seqring_reader {
  * @readers_lock: protects @readers and the stores to @wake_seq; a mutex:
  *	the walk of @readers never runs with interrupts off
  * @readers: struct seqring_reader of the files that wait, and only those
+ * @crcs: a persistent ring's checksums, one per slot, in its region
+ *	(persist.c's format), which producers write before they commit;
+ *	NULL for a ring in memory of its own. A persistent ring's @meta and
+ *	slots are in the region too, and it is never resized
+ * @frozen: a ring nobody pushes to, clears or resizes: the previous
+ *	boot's readings (persist_region.c). Readings that did not survive
+ *	are holes in it, which readers step over instead of waiting for a
+ *	producer to move oldest_seq past them
  *
  * ring.c states who changes what, and the memory ordering.
  */
@@ -182,6 +195,8 @@ struct seqring_ring {
 	struct work_struct wake_work;
 	struct mutex readers_lock;	/* protects readers, wake_seq stores */
 	struct list_head readers;
+	u32 *crcs;
+	bool frozen;
 };
 
 /**
@@ -207,7 +222,8 @@ struct seqring {
 	struct seqring_ring ring;
 	struct kref ref;
 	char name[SEQRING_NAME_MAX + 1];
-	char devname[sizeof(SEQRING_NAME "-") + SEQRING_NAME_MAX];
+	char devname[sizeof(SEQRING_NAME "-") + SEQRING_NAME_MAX +
+		     sizeof(SEQRING_PREV_SUFFIX) - 1];
 	struct miscdevice misc;
 	struct list_head node;
 	struct mutex clients_lock;	/* protects @clients */
@@ -239,6 +255,14 @@ struct seqring_iter {
 struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp);
 int seqring_ring_init(struct seqring_ring *ring, const char *name,
 		      u32 capacity, work_func_t wake);
+struct seqring_persist_layout;
+int seqring_ring_init_region(struct seqring_ring *ring, const char *name,
+			     void *region,
+			     const struct seqring_persist_layout *lay,
+			     work_func_t wake);
+void seqring_ring_restore(struct seqring_ring *ring, u64 seq,
+			  const struct seqring_reading *r);
+void seqring_ring_freeze(struct seqring_ring *ring, u64 oldest, u64 next);
 void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
 void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
@@ -278,6 +302,8 @@ u64 seqring_reader_target(struct seqring_reader *rd, u32 capacity);
 
 /* alloc.c */
 struct seqring *seqring_alloc(const char *name, u32 capacity);
+struct seqring *seqring_alloc_region(void *region,
+				     const struct seqring_persist_layout *lay);
 void seqring_put(struct seqring *sr);
 
 /* rings.c */
@@ -382,6 +408,7 @@ struct seqring_persist_result {
 	u64 invalid;
 };
 
+u32 seqring_persist_crc(u64 seq, const struct seqring_reading *r);
 int seqring_persist_layout(size_t size, struct seqring_persist_layout *lay);
 void seqring_persist_format(void *region, const struct seqring_persist_layout *lay,
 			    u64 next_seq);
@@ -392,6 +419,10 @@ bool seqring_persist_reading(const void *region,
 			     struct seqring_reading *out);
 int seqring_persist_scan(const void *region, size_t size,
 			 struct seqring_persist_result *res);
+
+/* persist_region.c: the default ring in a region that survives a reboot */
+struct seqring *seqring_persist_open(void);
+void seqring_persist_close(void);
 
 /*
  * Test hooks: the KUnit tests (tests/kunit/) stop a producer at each step of

@@ -466,6 +466,29 @@ reboot_now() {
 	return 1
 }
 
+# crash_range_phys: the physical address of the mem= limit on the kernel
+# command line (in MiB or GiB), from where RAM starts (pc: 0; arm64 virt:
+# 1 GiB): memory above it is the crash tests' (make check-crash), which
+# the kernel leaves alone. Fails without mem=.
+crash_range_phys() {
+	case $(uname -m) in
+	aarch64) _base=$((0x40000000)) ;;
+	*) _base=0 ;;
+	esac
+	read -r _cmdline </proc/cmdline
+	for _a in $_cmdline; do
+		case $_a in
+		mem=*[Mm]) _unit=1048576 ;;
+		mem=*[Gg]) _unit=1073741824 ;;
+		*) continue ;;
+		esac
+		_v=${_a#mem=}
+		echo $((_base + ${_v%?} * _unit))
+		return 0
+	done
+	return 1
+}
+
 # kmsg_mark TAG: put a marker line into the kernel log.
 kmsg_mark() {
 	echo "seqring-test: mark $1" >/dev/kmsg

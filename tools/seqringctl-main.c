@@ -31,9 +31,12 @@ static char prog_name[64];
 
 /* What dump and watch share: all their options. */
 #define STREAM_SYNOPSIS							\
-	"[-f] [-n N | -N] [-S TIME] [-U TIME] [-o MODE | --json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT] [--no-mmap]"
+	"[-b BOOT] [-f] [-n N | -N] [-S TIME] [-U TIME] [-o MODE | --json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT] [--no-mmap]"
 
 #define STREAM_OPTIONS_HELP						\
+	"  -b, --boot=BOOT        0 (this boot, the default) or -1 (the\n" \
+	"                         previous boot's readings, of a persistent\n" \
+	"                         ring: DEVICE.prev)\n"			\
 	"  -f, --follow           go on with readings as they arrive (dump -f\n" \
 	"                         is watch)\n"				\
 	"  -n, --lines=N          of those held, only the last N (0: none,\n" \

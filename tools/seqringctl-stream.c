@@ -123,6 +123,7 @@ static void json_print_label(const char *label)
 
 struct stream {
 	const char *device;
+	char *prev_device;	/* --boot -1: DEVICE.prev, allocated */
 	int fd;
 	struct srl_map *map;	/* NULL: read() (--no-mmap, or no mapping) */
 	bool no_mmap;
@@ -591,6 +592,17 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts,
 				  NULL)) != -1) {
 		switch (opt) {
+		case 'b':
+			/* journalctl's offsets; only one boot is kept before. */
+			if (!strcmp(optarg, "0"))
+				break;
+			if (strcmp(optarg, "-1"))
+				return usage_error(cmd,
+						   "boot '%s': 0 (this boot) and -1 (the previous one) are kept, no other",
+						   optarg);
+			if (asprintf(&st->prev_device, "%s.prev", st->device) < 0)
+				return out_of_memory();
+			break;
 		case 'j':
 			st->mode = OUT_JSON;
 			break;
@@ -690,6 +702,9 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 		return usage_error(cmd, "-n goes with neither --after nor --cursor-file");
 	if (st->until && st->until < st->since)
 		return usage_error(cmd, "--until is before --since");
+	if (st->prev_device && st->follow)
+		return usage_error(cmd,
+				   "--boot -1 goes without -f: the previous boot's readings are all there");
 	return -1;
 }
 
@@ -707,6 +722,8 @@ static int stream_run(const struct command *cmd, struct stream *st,
 	status = stream_parse(cmd, st, argc, argv);
 	if (status >= 0)
 		goto out_free;
+	if (st->prev_device)
+		st->device = st->prev_device;
 	st->ring = strrchr(st->device, '/') ? strrchr(st->device, '/') + 1 :
 		   st->device;
 
@@ -716,6 +733,13 @@ static int stream_run(const struct command *cmd, struct stream *st,
 			goto out_free;
 	}
 	st->fd = srl_open(st->device, O_RDONLY | O_NONBLOCK);
+	if (st->fd == -ENOENT && st->prev_device) {
+		fprintf(stderr,
+			"seqringctl: %s: no previous boot's readings: the ring is not persistent, or its region held none (see seqring(4), PERSISTENT RING)\n",
+			st->device);
+		status = EXIT_FAILURE;
+		goto out_free;
+	}
 	if (st->fd < 0) {
 		status = open_error(st->device, st->fd);
 		goto out_free;
@@ -774,6 +798,7 @@ out_free:
 	free(st->channels);
 	free(st->labels);
 	free(st->tail);
+	free(st->prev_device);
 	return status;
 }
 
@@ -784,6 +809,7 @@ out_free:
  * -n is journalctl's (and tail's) number of lines.
  */
 const struct option stream_options[] = {
+	{ "boot",	required_argument,	NULL,	'b' },
 	{ "json",	no_argument,		NULL,	'j' },
 	{ "output",	required_argument,	NULL,	'o' },
 	{ "follow",	no_argument,		NULL,	'f' },

@@ -216,7 +216,7 @@ DECLARE_COMMAND(capacity);
 DECLARE_COMMAND(top);
 
 /* dump and watch (dump -f) take the same options. */
-#define STREAM_SHORTOPTS	"+jo:fn:NS:U:c:l:Th"
+#define STREAM_SHORTOPTS	"+b:jo:fn:NS:U:c:l:Th"
 extern const struct option stream_options[];
 int cmd_dump(const struct command *cmd, const char *device,
 	     int argc, char **argv);

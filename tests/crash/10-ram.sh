@@ -20,30 +20,6 @@
 SIZE=$((2 << 20))
 S=$SEQRING_STATE
 
-# ram_base: where RAM starts (pc: 0; arm64 virt: 1 GiB).
-ram_base() {
-	case $(uname -m) in
-	aarch64) echo $((0x40000000)) ;;
-	*) echo 0 ;;
-	esac
-}
-
-# The range's address, from mem= on the command line (in MiB or GiB).
-range_phys() {
-	read -r _cmdline </proc/cmdline
-	for _a in $_cmdline; do
-		case $_a in
-		mem=*[Mm]) _unit=1048576 ;;
-		mem=*[Gg]) _unit=1073741824 ;;
-		*) continue ;;
-		esac
-		_v=${_a#mem=}
-		echo $(($(ram_base) + ${_v%?} * _unit))
-		return 0
-	done
-	return 1
-}
-
 # probe OP SEED: fill or check the range; "differ words" of a check.
 probe() {
 	_err=$(insmod "$SEQRING_MODULES/seqring_ramprobe.ko" phys="$PHYS" \
@@ -61,7 +37,7 @@ if [ -z "${SEQRING_PHASE:-}" ]; then
 	echo "1..0 # SKIP needs the crash tier's several boots (make check-crash)"
 	exit 0
 fi
-if ! PHYS=$(range_phys); then
+if ! PHYS=$(crash_range_phys); then
 	echo "1..0 # SKIP no mem= on the kernel command line (make check-crash gives one)"
 	exit 0
 fi

@@ -619,6 +619,37 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 }
 
 /*
+ * The previous boot's ring (persist_region.c): restored readings with a
+ * hole where one was lost, then frozen. Readers step over the hole; the
+ * ring refuses CLEAR and resize.
+ */
+static void ring_test_frozen_holes(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 8);
+	struct seqring_reading r;
+	struct seqring_record rec;
+	unsigned int i;
+
+	for (i = 10; i < 15; i++) {
+		if (i == 12)
+			continue;
+		make_reading(&r, i);
+		seqring_ring_restore(ring, i, &r);
+	}
+	seqring_ring_freeze(ring, 10, 15);
+	expect_held(test, ring, 11, 11);
+	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 12, &rec));
+	KUNIT_EXPECT_EQ(test, rec.seq, 13ULL);
+	KUNIT_EXPECT_EQ(test, rec.reading.value, -13LL);
+	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 1, &rec));
+	KUNIT_EXPECT_EQ(test, rec.seq, 10ULL);
+	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 15, &rec));
+	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), -EROFS);
+	KUNIT_EXPECT_EQ(test, seqring_ring_resize(ring, 16), -EROFS);
+	expect_stats(test, ring, 5, 14, 9, 0, 10, 14);
+}
+
+/*
  * What a producer leaves while it stores seq @seq: reserved (head moved
  * past it) and its slot claimed, not committed yet.
  */
@@ -1067,6 +1098,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_push_timestamp),
 	KUNIT_CASE(ring_test_copy_skips),
 	KUNIT_CASE(ring_test_copy_torn_slot),
+	KUNIT_CASE(ring_test_frozen_holes),
 	KUNIT_CASE(ring_test_publish_waits_for_slow_producer),
 	KUNIT_CASE(ring_test_overwritten_before_commit),
 	KUNIT_CASE(ring_test_resize),

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 19
+plan 21
 
 ctl=$PWD/tools/seqringctl
 
@@ -96,6 +96,9 @@ is "iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format
 modes="cat json json-pretty listing short short-iso short-precise"
 is "$modes/$modes/" "$(comp dump -o '')/$(comp watch --output =)/$(values_missing dump --output)" \
 	"dump and watch -o offer the output modes, all in dump --help"
+is "$(printf '%s\n' 0 -1 | sort | words)/" "$(comp dump --boot =)/$(values_missing dump --boot)" \
+	"dump --boot= offers 0 and -1, both in dump --help"
+is "" "$(comp feed -b '')" "feed -b (--batch) is a number: nothing offered"
 is "/dev/null" "$(comp stats -o /dev/nul)" "stats -o: a path (there it is --output=FILE)"
 is "" "$(comp dump -f '')" "dump -f (--follow) takes no value: nothing offered"
 
