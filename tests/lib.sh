@@ -466,6 +466,53 @@ reboot_now() {
 	return 1
 }
 
+# kernel_at_least MAJOR MINOR: the running kernel is MAJOR.MINOR or later.
+kernel_at_least() {
+	_kv=$(uname -r)
+	_major=${_kv%%.*}
+	_minor=${_kv#*.}
+	_minor=${_minor%%[!0-9]*}
+	[ "$_major" -gt "$1" ] || { [ "$_major" -eq "$1" ] && [ "$_minor" -ge "$2" ]; }
+}
+
+# crash_phases_only: a crash test's first words: outside the crash tier's
+# several boots (no SEQRING_PHASE), skip the script.
+crash_phases_only() {
+	[ -n "${SEQRING_PHASE:-}" ] && return 0
+	echo "1..0 # SKIP needs the crash tier's several boots (make check-crash)"
+	exit 0
+}
+
+# need_reserve_mem_find: skip the script on kernels before 6.12, which do
+# not export reserve_mem_find_by_name().
+need_reserve_mem_find() {
+	kernel_at_least 6 12 && return 0
+	echo "1..0 # SKIP $(uname -r) has no reserve_mem_find_by_name() (6.12 on)"
+	exit 0
+}
+
+# persist_load N PARAM=VALUE...: load seqring.ko with its ring in a
+# persistent region (tests/crash/): insmod's output and status in
+# $SEQRING_STATE/load.N, the kernel's line about what the region held in
+# $SEQRING_STATE/found.N (what follows "seqring: region ADDR+SIZE: ").
+persist_load() {
+	_pl_n=$1
+	shift
+	kmsg_mark "persist-$SEQRING_PHASE-$_pl_n"
+	load_seqring "$@" >"$SEQRING_STATE/load.$_pl_n" 2>&1
+	echo "$?" >>"$SEQRING_STATE/load.$_pl_n"
+	dmesg_since "persist-$SEQRING_PHASE-$_pl_n" | grep -o 'seqring: region .*' |
+		sed 's/^seqring: region [^ ]*: //' >"$SEQRING_STATE/found.$_pl_n"
+}
+
+# feed_readings N FIRST TAG MOD: push N readings with seqringctl feed:
+# value FIRST.., channel value % MOD, label TAG-value.
+feed_readings() {
+	awk -v n="$1" -v f="$2" -v t="$3" -v m="$4" \
+		'BEGIN { for (i = f; i < f + n; i++) printf "%d %d %s-%d\n", i, i % m, t, i }' |
+		seqringctl feed
+}
+
 # crash_range_phys: the physical address of the mem= limit on the kernel
 # command line (in MiB or GiB), from where RAM starts (pc: 0; arm64 virt:
 # 1 GiB): memory above it is the crash tests' (make check-crash), which
@@ -487,6 +534,14 @@ crash_range_phys() {
 		return 0
 	done
 	return 1
+}
+
+# go_down panic|warm: a crash test's phase ends here, in reboot_now; if
+# the machine does not go down, the phase fails.
+go_down() {
+	reboot_now "$1"
+	diag "the $1 reboot did not happen"
+	exit 1
 }
 
 # kmsg_mark TAG: put a marker line into the kernel log.

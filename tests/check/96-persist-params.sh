@@ -25,11 +25,7 @@ ram=$(sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1 \2/p' /proc/iomem 
 	done)
 [ -n "$ram" ] || ram=$((16 << 20))
 
-kv=$(uname -r)
-major=${kv%%.*}
-minor=${kv#*.}
-minor=${minor%%[!0-9]*}
-if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
+if kernel_at_least 6 12; then
 	nosuch="no such reserve_mem= region$"
 else
 	nosuch="no such reserve_mem= region .this kernel has none a module can find: use persist_addr= and persist_size=."

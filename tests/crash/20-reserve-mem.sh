@@ -24,10 +24,7 @@ CYCLES=4
 S=$SEQRING_STATE
 P=/sys/module/seqring_ramprobe/parameters
 
-if [ -z "${SEQRING_PHASE:-}" ]; then
-	echo "1..0 # SKIP needs the crash tier's several boots (make check-crash)"
-	exit 0
-fi
+crash_phases_only
 
 # The regions asked for on the command line: reserve_mem=SIZE:ALIGN:NAME.
 read -r cmdline </proc/cmdline
@@ -42,14 +39,7 @@ if [ -z "$regions" ]; then
 fi
 # reserve_mem_find_by_name() is exported from 6.12 on (the module's
 # region= finds nothing before).
-kv=$(uname -r)
-major=${kv%%.*}
-minor=${kv#*.}
-minor=${minor%%[!0-9]*}
-if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 12 ]; }; then
-	echo "1..0 # SKIP $kv has no reserve_mem_find_by_name() (6.12 on)"
-	exit 0
-fi
+need_reserve_mem_find
 
 # probe NAME OP SEED: "phys size differ words" of region NAME, or nothing
 # (not found: a kernel without reserve_mem=, or the region was not made).
@@ -72,9 +62,7 @@ for r in $regions; do
 done
 if [ "$phase" -le "$CYCLES" ]; then
 	diag "phase $phase of $((CYCLES + 1)): regions${regions:- (none)} filled; panic"
-	reboot_now panic
-	diag "the panic did not happen"
-	exit 1
+	go_down panic
 fi
 
 # shellcheck disable=SC2086 # a list

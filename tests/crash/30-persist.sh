@@ -22,10 +22,7 @@ SIZE=65536
 S=$SEQRING_STATE
 PREV=/dev/seqring.prev
 
-if [ -z "${SEQRING_PHASE:-}" ]; then
-	echo "1..0 # SKIP needs the crash tier's several boots (make check-crash)"
-	exit 0
-fi
+crash_phases_only
 if ! PHYS=$(crash_range_phys); then
 	echo "1..0 # SKIP no mem= on the kernel command line (make check-crash gives one)"
 	exit 0
@@ -38,22 +35,14 @@ noise() {
 		seed="$1" op=fill && rmmod seqring_ramprobe
 }
 
-# load: the module with its ring in the region; the kernel's line about
-# what it found goes to $S/found.PHASE.
+# load N: the module with its ring in the region (persist_load).
 load() {
-	kmsg_mark "persist-$SEQRING_PHASE-$1"
-	load_seqring persist_addr="$PHYS" persist_size=$SIZE >"$S/load.$1" 2>&1
-	echo "$?" >>"$S/load.$1"
-	dmesg_since "persist-$SEQRING_PHASE-$1" | grep -o 'seqring: region .*' |
-		sed 's/^seqring: region [^ ]*: //' >"$S/found.$1"
+	persist_load "$1" persist_addr="$PHYS" persist_size=$SIZE
 }
 
-# feed N FIRST TAG: push N readings, value FIRST.., channel value % 5,
-# label TAG-value.
+# feed N FIRST TAG: push N readings, channel value % 5.
 feed() {
-	awk -v n="$1" -v f="$2" -v t="$3" \
-		'BEGIN { for (i = f; i < f + n; i++) printf "%d %d %s-%d\n", i, i % 5, t, i }' |
-		seqringctl feed
+	feed_readings "$1" "$2" "$3" 5
 }
 
 # prev_info N: what the previous boot's ring shows, into $S/*.N.
@@ -77,9 +66,7 @@ case $SEQRING_PHASE in
 	# Outside the kernel's memory, its pages have no struct page.
 	"$BIN/mmap-consumer" -n 1 >"$S/mapped.1" 2>&1
 	echo "$?" >>"$S/mapped.1"
-	reboot_now panic
-	diag "the panic did not happen"
-	exit 1
+	go_down panic
 	;;
 2)
 	load 2
@@ -96,18 +83,14 @@ case $SEQRING_PHASE in
 	( awk 'BEGIN { for (i = 1; ; i++) printf "%d %d p2-%d\n", i, i % 5, i }' |
 		taskset -c 1 seqringctl feed -b 1 ) >/dev/null 2>&1 &
 	sleep 2
-	reboot_now panic
-	diag "the panic did not happen"
-	exit 1
+	go_down panic
 	;;
 3)
 	load 3
 	prev_info 3
 	feed 10 1 p3 >"$S/feed.3" 2>&1
 	seqringctl dump >"$S/pushed.3" 2>&1
-	reboot_now warm
-	diag "the reboot did not happen"
-	exit 1
+	go_down warm
 	;;
 esac
 

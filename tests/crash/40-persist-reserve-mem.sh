@@ -20,44 +20,26 @@ REGION=seqring_2m
 S=$SEQRING_STATE
 PREV=/dev/seqring.prev
 
-if [ -z "${SEQRING_PHASE:-}" ]; then
-	echo "1..0 # SKIP needs the crash tier's several boots (make check-crash)"
-	exit 0
-fi
+crash_phases_only
 if ! grep -q "reserve_mem=[^ ]*:$REGION" /proc/cmdline; then
 	echo "1..0 # SKIP no reserve_mem=...:$REGION on the kernel command line (make check-crash gives it)"
 	exit 0
 fi
-kv=$(uname -r)
-major=${kv%%.*}
-minor=${kv#*.}
-minor=${minor%%[!0-9]*}
-if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 12 ]; }; then
-	echo "1..0 # SKIP $kv has no reserve_mem_find_by_name() (6.12 on)"
-	exit 0
-fi
+need_reserve_mem_find
 
-# load N: the module with its ring in the region; the kernel's line about
-# what it found goes to $S/found.N.
+# load N: the module with its ring in the region (persist_load).
 load() {
-	kmsg_mark "persist-mem-$1"
-	load_seqring persist_mem=$REGION >"$S/load.$1" 2>&1
-	echo "$?" >>"$S/load.$1"
-	dmesg_since "persist-mem-$1" | grep -o 'seqring: region .*' |
-		sed 's/^seqring: region [^ ]*: //' >"$S/found.$1"
+	persist_load "$1" persist_mem=$REGION
 }
 
 if [ "$SEQRING_PHASE" = 1 ]; then
 	load 1
-	awk 'BEGIN { for (i = 1; i <= 3000; i++) printf "%d %d m-%d\n", i, i % 3, i }' |
-		seqringctl feed >"$S/feed.1" 2>&1
+	feed_readings 3000 1 m 3 >"$S/feed.1" 2>&1
 	seqringctl dump >"$S/pushed.1" 2>&1
 	# Its pages are the kernel's RAM: the ring can be mapped.
 	"$BIN/mmap-consumer" -n 3000 >"$S/mapped.1" 2>&1
 	echo "$?" >>"$S/mapped.1"
-	reboot_now panic
-	diag "the panic did not happen"
-	exit 1
+	go_down panic
 fi
 
 load 2

@@ -585,6 +585,24 @@ static void ring_test_push_timestamp(struct kunit *test)
 }
 
 /* A copy asked for a reading no longer held gets the oldest one held. */
+/*
+ * A copy from @from finds sequence number @seq first, and it is the
+ * reading pushed as number @seq.
+ */
+static void expect_copy(struct kunit *test, struct seqring_ring *ring,
+			u64 from, u64 seq)
+{
+	struct seqring_record rec;
+
+	if (!seqring_ring_copy(ring, from, &rec)) {
+		KUNIT_FAIL(test, "nothing copied from seq %llu, expected %llu",
+			   from, seq);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, rec.seq, seq);
+	KUNIT_EXPECT_EQ(test, rec.reading.value, -(s64)seq);
+}
+
 static void ring_test_copy_skips(struct kunit *test)
 {
 	struct seqring_ring *ring = new_ring(test, 4);
@@ -592,11 +610,8 @@ static void ring_test_copy_skips(struct kunit *test)
 
 	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 0, &rec));
 	push_singles(test, ring, 1, 6);
-	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 1, &rec));
-	KUNIT_EXPECT_EQ(test, rec.seq, 3ULL);
-	KUNIT_EXPECT_EQ(test, rec.reading.value, -3LL);
-	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 6, &rec));
-	KUNIT_EXPECT_EQ(test, rec.seq, 6ULL);
+	expect_copy(test, ring, 1, 3);
+	expect_copy(test, ring, 6, 6);
 	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 7, &rec));
 	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, U64_MAX, &rec));
 	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), 0);
@@ -638,11 +653,8 @@ static void ring_test_frozen_holes(struct kunit *test)
 	}
 	seqring_ring_freeze(ring, 10, 15);
 	expect_held(test, ring, 11, 11);
-	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 12, &rec));
-	KUNIT_EXPECT_EQ(test, rec.seq, 13ULL);
-	KUNIT_EXPECT_EQ(test, rec.reading.value, -13LL);
-	KUNIT_ASSERT_TRUE(test, seqring_ring_copy(ring, 1, &rec));
-	KUNIT_EXPECT_EQ(test, rec.seq, 10ULL);
+	expect_copy(test, ring, 12, 13);
+	expect_copy(test, ring, 1, 10);
 	KUNIT_EXPECT_FALSE(test, seqring_ring_copy(ring, 15, &rec));
 	KUNIT_EXPECT_EQ(test, seqring_ring_clear(ring), -EROFS);
 	KUNIT_EXPECT_EQ(test, seqring_ring_resize(ring, 16), -EROFS);
