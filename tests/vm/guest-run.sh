@@ -50,13 +50,33 @@
 #   SEQRING_MODE     the mode
 # Tunables (from the kernel command line via /init):
 #   SEQRING_VM_TIMEOUT  per-script timeout in seconds (default 120)
-#   SEQRING_VM_FILTER   shell glob; only scripts whose basename matches run
+#   SEQRING_VM_FILTER   shell globs, separated by commas; only scripts whose
+#                       basename matches one of them run
 
 mode=${1:-check}
 tests=/tests
 tmo=${SEQRING_VM_TIMEOUT:-120}
 filter=${SEQRING_VM_FILTER:-*}
 case $tmo in '' | *[!0-9]*) tmo=120 ;; esac
+
+# filter_match NAME: NAME matches one of the filter's globs.
+filter_match() {
+	_fm_ifs=$IFS
+	IFS=,
+	set -f
+	for _fm in $filter; do
+		# shellcheck disable=SC2254 # the filter is a glob on purpose
+		case $1 in $_fm)
+			IFS=$_fm_ifs
+			set +f
+			return 0
+			;;
+		esac
+	done
+	IFS=$_fm_ifs
+	set +f
+	return 1
+}
 
 PATH=$tests/bin:/usr/sbin:/usr/bin:/sbin:/bin
 SEQRING_TESTS=$tests
@@ -242,8 +262,7 @@ for script in "$tests/$mode"/*.sh; do
 	[ -f "$script" ] || continue
 	name=${script##*/}
 	name=${name%.sh}
-	# shellcheck disable=SC2254 # the filter is a glob on purpose
-	case $name in $filter) ;; *) continue ;; esac
+	filter_match "$name" || continue
 	found=$((found + 1))
 
 	if [ -n "$boots" ]; then
