@@ -16,6 +16,9 @@
  *	compares it, and leaves in the read-only parameters
  *	"words" (8-byte words compared), "differ" (words that differ) and
  *	"first_differ" (byte offset of the first, or -1).
+ *   insmod seqring_ramprobe.ko phys=ADDR size=BYTES op=poke offset=OFF value=V
+ *	writes the 8-byte word V at ADDR + OFF (a multiple of 8, below
+ *	BYTES): what a test crafts or damages in a region, one word a load.
  *   insmod seqring_ramprobe.ko region=NAME ...
  *	the same on the reserve_mem= region NAME (kernels that export
  *	reserve_mem_find_by_name(), 6.12 on); phys and size are then set
@@ -54,7 +57,15 @@ MODULE_PARM_DESC(seed, "pattern seed");
 
 static char op[8];
 module_param_string(op, op, sizeof(op), 0444);
-MODULE_PARM_DESC(op, "fill or check");
+MODULE_PARM_DESC(op, "fill, check or poke");
+
+static unsigned long offset;
+module_param(offset, ulong, 0444);
+MODULE_PARM_DESC(offset, "poke: byte offset of the word to write");
+
+static unsigned long value;
+module_param(value, ulong, 0444);
+MODULE_PARM_DESC(value, "poke: the word to write");
 
 static unsigned long words;
 module_param(words, ulong, 0444);
@@ -84,9 +95,10 @@ static int __init ramprobe_init(void)
 {
 	u64 state, *p;
 	unsigned long i;
+	bool poke = !strcmp(op, "poke");
 	bool fill;
 
-	if (!strcmp(op, "fill"))
+	if (!strcmp(op, "fill") || poke)
 		fill = true;
 	else if (!strcmp(op, "check"))
 		fill = false;
@@ -97,10 +109,21 @@ static int __init ramprobe_init(void)
 		return -EINVAL;
 	if (!size || size % 8 || !PAGE_ALIGNED(phys))
 		return -EINVAL;
+	if (poke && (offset % 8 || offset >= size))
+		return -EINVAL;
 
 	p = memremap(phys, size, MEMREMAP_WB);
 	if (!p)
 		return -ENOMEM;
+	if (poke) {
+		p[offset / 8] = value;
+		/* Before the load of the module under test that reads it. */
+		mb();
+		memunmap(p);
+		pr_info("seqring_ramprobe: poke %#lx at %#lx + %#lx\n", value,
+			phys, offset);
+		return 0;
+	}
 
 	/* Never 0: xorshift would stay 0. */
 	state = 0x9e3779b97f4a7c15ULL ^ seed;
