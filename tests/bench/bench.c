@@ -1570,13 +1570,29 @@ static int cmd_stream(void)
  * trace_marker writes, and ftrace's mapped ring after as many
  * trace_marker_raw writes of the same 40-byte reading. Readings/s.
  */
-enum map_kind { MAP_MAPPING, MAP_READ, MAP_TRACE, MAP_FTRACE, MAP_KINDS };
+enum map_kind {
+	MAP_MAPPING, MAP_READ, MAP_TRACE, MAP_FTRACE,
+	MAP_READ_1, MAP_READ_16, MAP_READ_256,	/* what a call costs */
+	MAP_KINDS
+};
 
 #define MAP_BATCH	4096
 #define MAP_SPIN_RECS	256
 
 static const char * const map_names[MAP_KINDS] = {
 	"mapping", "read", "trace_pipe", "ftrace_map",
+	"read(1)", "read(16)", "read(256)",
+};
+
+/*
+ * Records a read() asks for: 64 KiB's worth (1365) for "read", fewer for
+ * the rows that tell the system call's cost from the record's.
+ */
+static const size_t map_read_recs[MAP_KINDS] = {
+	[MAP_READ] = LISTING_BUF / sizeof(struct seqring_record),
+	[MAP_READ_1] = 1,
+	[MAP_READ_16] = 16,
+	[MAP_READ_256] = 256,
 };
 
 /*
@@ -1866,8 +1882,8 @@ static double map_drain(enum map_kind kind, int fd, unsigned long long n)
 	while (got < n) {
 		if (kind == MAP_MAPPING)
 			k = srl_map_read(map, rec, max);
-		else if (kind == MAP_READ)
-			k = srl_read(rfd, rec, max);
+		else if (map_read_recs[kind])
+			k = srl_read(rfd, rec, map_read_recs[kind]);
 		else
 			k = read(rfd, buf, sizeof(buf));
 		if (k <= 0)
@@ -1941,7 +1957,7 @@ static int cmd_mapped(void)
 	double rate[MAP_KINDS][MAX_ROUNDS], v[3][2][MAX_ROUNDS], res[5];
 	unsigned long long n = quick ? 16384 : 32768;
 	int rounds, samples, nkinds = 0, r, i, j, k, fd;
-	int fds[MAP_KINDS] = { -1, -1, -1, -1 };
+	int fds[MAP_KINDS];
 	enum map_kind kinds[MAP_KINDS];
 	long long max_ns, *lat;
 	pid_t pid[2] = { 0, 0 };
@@ -1956,10 +1972,12 @@ static int cmd_mapped(void)
 	if (!lat)
 		die("out of memory");
 	fd = xopen(DEV_PATH, O_RDWR);
+	for (k = 0; k < MAP_KINDS; k++)
+		fds[k] = map_read_recs[k] ? fd : -1;
 	fds[MAP_MAPPING] = fd;
-	fds[MAP_READ] = fd;
-	kinds[nkinds++] = MAP_MAPPING;
-	kinds[nkinds++] = MAP_READ;
+	for (k = 0; k < MAP_KINDS; k++)
+		if (fds[k] >= 0)
+			kinds[nkinds++] = k;
 	if (access(TRACING_DIR "/trace_pipe", R_OK)) {
 		printf("# no %s/trace_pipe: peer not measured\n", TRACING_DIR);
 	} else {
@@ -2039,6 +2057,14 @@ static int cmd_mapped(void)
 		record_ratio("mapped", "mapping/ftrace_map.readings_per_s",
 			     param, rate[MAP_MAPPING], rate[MAP_FTRACE],
 			     rounds);
+	for (k = MAP_READ_1; k <= MAP_READ_256; k++) {
+		char metric[NAME_LEN];
+
+		snprintf(metric, sizeof(metric), "mapping/%s.readings_per_s",
+			 map_names[k]);
+		record_ratio("mapped", metric, param, rate[MAP_MAPPING],
+			     rate[k], rounds);
+	}
 	for (k = 0; k < 3; k++) {
 		record("mapped", "push_p50", with_name[k], "ns", v[k][0],
 		       rounds);
