@@ -82,9 +82,9 @@ help:
 	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
 	@echo "  debug-kernel  only build (or find cached) the debug kernel"
 	@echo "  check-kcsan  build a KCSAN kernel (cached like the debug kernel),"
-	@echo "           then the stream tests, the kernel API's tests and the"
-	@echo "           stress tier on it (KCSAN_MODES=\"stream kapi stress\":"
-	@echo "           a subset)"
+	@echo "           then the stream tests, the kernel API's tests, the"
+	@echo "           mapping's tests and the stress tier on it"
+	@echo "           (KCSAN_MODES=\"stream kapi map stress\": a subset)"
 	@echo "  kcsan-kernel  only build (or find cached) the KCSAN kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
@@ -305,9 +305,11 @@ check-all:
 
 # The second debug kernel, KCSAN (tests/kcsan.config): the stream tests
 # of the check tier, its kernel API tests (pushes from process, softirq and
-# hardirq context at once), then the stress tier. KCSAN reports in the driver fail
-# a run; those elsewhere in the kernel are listed (tests/vm/run.sh).
-KCSAN_MODES ?= stream kapi stress
+# hardirq context at once), its mapping tests (mmap of rings being pushed
+# to, cleared and destroyed), then the stress tier. KCSAN reports in the
+# driver fail a run; those elsewhere in the kernel are listed
+# (tests/vm/run.sh).
+KCSAN_MODES ?= stream kapi map stress
 
 kcsan-kernel: deps
 	mkdir -p build
@@ -320,6 +322,7 @@ check-kcsan: kcsan-kernel
 		case $$mode in \
 		stream) tier=check mem=1024 filter='6[23]-*' ;; \
 		kapi) tier=check mem=1024 filter='93-kapi-*' ;; \
+		map) tier=check mem=1024 filter='*-mmap*' ;; \
 		*) tier=$$mode mem=512 filter='*' ;; \
 		esac; \
 		KERNEL=$$KERNEL VM_MEM=$$mem VM_FILTER=$$filter VM_TIMEOUT=2400 \

@@ -7,7 +7,8 @@
 # blocked read() returning, against the same for trace_pipe; PUSH with one
 # consumer following the stream against PUSH with none. Then the mapping
 # (issue 24): readings/s a consumer takes from a full ring through the
-# mapping (libseqring) against read() and trace_pipe; PUSH latency with 2
+# mapping (libseqring) against read(), trace_pipe and (6.10 and later)
+# ftrace's own mapped ring fed by trace_marker_raw; PUSH latency with 2
 # consumers spinning on the mapping against none (and 2 plain spinners,
 # the control). Results go to /tmp/bench/results.csv; TAP says whether
 # the measurement ran, never how fast it was.

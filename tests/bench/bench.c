@@ -37,8 +37,11 @@
  *                   PUSH with none
  *   mapped          readings/s a consumer takes from a full ring: from
  *                   the mapping (libseqring's srl_map_read()) against
- *                   read() of the device (64 KiB) and trace_pipe (the
- *                   same number of trace_marker entries); PUSH latency
+ *                   read() of the device (64 KiB), trace_pipe (the same
+ *                   number of trace_marker entries) and, from 6.10 on,
+ *                   ftrace's own mapped ring (as many 40-byte readings
+ *                   written to trace_marker_raw, drained through the
+ *                   mapping of per_cpu/cpu0/trace_pipe_raw); PUSH latency
  *                   (p50, p99) with 2 consumers spinning on the mapping
  *                   against none, and against 2 plain spinners (what
  *                   busy CPUs cost under emulation)
@@ -1563,17 +1566,271 @@ static int cmd_stream(void)
 /*
  * What a consumer costs per reading, with the producer out of the way: the
  * ring is filled first (PUSH_BATCH), then drained whole and timed, from
- * the mapping, with read(), and (the peer) trace_pipe after as many
- * trace_marker writes. Readings/s.
+ * the mapping, with read(), and (the peers) trace_pipe after as many
+ * trace_marker writes, and ftrace's mapped ring after as many
+ * trace_marker_raw writes of the same 40-byte reading. Readings/s.
  */
-enum map_kind { MAP_MAPPING, MAP_READ, MAP_TRACE, MAP_KINDS };
+enum map_kind {
+	MAP_MAPPING, MAP_READ, MAP_TRACE, MAP_FTRACE,
+	MAP_READ_1, MAP_READ_16, MAP_READ_256,	/* what a call costs */
+	MAP_KINDS
+};
 
 #define MAP_BATCH	4096
 #define MAP_SPIN_RECS	256
 
 static const char * const map_names[MAP_KINDS] = {
-	"mapping", "read", "trace_pipe",
+	"mapping", "read", "trace_pipe", "ftrace_map",
+	"read(1)", "read(16)", "read(256)",
 };
+
+/*
+ * Records a read() asks for: 64 KiB's worth (1365) for "read", fewer for
+ * the rows that tell the system call's cost from the record's.
+ */
+static const size_t map_read_recs[MAP_KINDS] = {
+	[MAP_READ] = LISTING_BUF / sizeof(struct seqring_record),
+	[MAP_READ_1] = 1,
+	[MAP_READ_16] = 16,
+	[MAP_READ_256] = 256,
+};
+
+/*
+ * ftrace's mapped ring, include/uapi/linux/trace_mmap.h (6.10): the host's
+ * headers may be older than the kernel measured, so its ABI is spelt here.
+ */
+struct ftrace_map_meta {
+	__u32 meta_page_size;
+	__u32 meta_struct_len;
+	__u32 subbuf_size;
+	__u32 nr_subbufs;
+	struct {
+		__u64 lost_events;
+		__u32 id;
+		__u32 read;
+	} reader;
+	__u64 flags;
+	__u64 entries;
+	__u64 overrun;
+	__u64 read;
+	__u64 reserved[2];
+};
+
+#define FTRACE_MAP_GET_READER	_IO('R', 0x20)
+#define FTRACE_PIPE_RAW		TRACING_DIR "/per_cpu/cpu0/trace_pipe_raw"
+#define FTRACE_RAW_FORMAT	TRACING_DIR "/events/ftrace/raw_data/format"
+
+/*
+ * A sub-buffer as events/header_page describes it: a time stamp, then
+ * the bytes committed (a local_t, with two flags in its top bits), then
+ * the events.
+ */
+struct ftrace_subbuf {
+	__u64 time_stamp;
+	long commit;
+	unsigned char data[];
+};
+
+#define FTRACE_COMMIT_FLAGS	(3UL << 30)	/* RB_MISSED_{EVENTS,STORED} */
+
+/* The ring buffer's event header: type_len in the low 5 bits. */
+#define FTRACE_TYPE_LEN(h)	((h) & 0x1f)
+#define FTRACE_PADDING		29
+#define FTRACE_TIME_EXTEND	30
+#define FTRACE_TIME_STAMP	31
+
+/* The raw_data event of trace_marker_raw: its type and its buf field. */
+static unsigned int ftrace_raw_id;
+static size_t ftrace_raw_buf;
+
+/* What trace_marker_raw takes: a 4-byte tag, then the event's bytes. */
+#define FTRACE_RAW_TAG		4
+
+/*
+ * Why ftrace's ring cannot be mapped here, or NULL when it can: it can
+ * from 6.10 on, by mmap() of trace_pipe_raw; the event's type and
+ * layout are read from its format file.
+ */
+static const char *ftrace_map_unavailable(void)
+{
+	static char why[160];
+	char buf[4096], *p;
+	struct utsname u;
+	int major = 0, minor = 0, fd;
+	ssize_t len;
+	void *meta;
+
+	uname(&u);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	    major < 6 || (major == 6 && minor < 10)) {
+		snprintf(why, sizeof(why),
+			 "%s is older than 6.10, whose ftrace ring can be mapped",
+			 u.release);
+		return why;
+	}
+	fd = open(FTRACE_RAW_FORMAT, O_RDONLY);
+	len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return "no " FTRACE_RAW_FORMAT;
+	buf[len] = '\0';
+	p = strstr(buf, "\nID: ");
+	if (p)
+		ftrace_raw_id = strtoul(p + 5, NULL, 10);
+	p = strstr(buf, " buf[];");
+	if (p)
+		p = strstr(p, "offset:");
+	if (!ftrace_raw_id || !p)
+		return "no ID or buf field in " FTRACE_RAW_FORMAT;
+	ftrace_raw_buf = strtoul(p + 7, NULL, 10);
+	fd = open(FTRACE_PIPE_RAW, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "open %s: %s", FTRACE_PIPE_RAW,
+			 strerror(errno));
+		return why;
+	}
+	meta = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (meta == MAP_FAILED) {
+		snprintf(why, sizeof(why), "mmap %s: %s", FTRACE_PIPE_RAW,
+			 strerror(errno));
+		close(fd);
+		return why;
+	}
+	munmap(meta, getpagesize());
+	close(fd);
+	return NULL;
+}
+
+/*
+ * Copy the readings of a sub-buffer's events from byte *@off up to @end
+ * of its data into @rec, at most @max (seq: their count so far, *@got),
+ * as srl_map_read() copies slots out; *@off moves past what was taken.
+ * Returns the readings copied.
+ */
+static size_t ftrace_subbuf_read(const unsigned char *data, size_t *off,
+				 size_t end, struct seqring_record *rec,
+				 size_t max, unsigned long long *got)
+{
+	const unsigned char *ev;
+	size_t n = 0, len, size;
+	__u32 hdr, arg;
+	__u16 type;
+
+	while (n < max && *off + 4 <= end) {
+		ev = data + *off;
+		memcpy(&hdr, ev, 4);
+		memcpy(&arg, ev + 4, 4);
+		switch (FTRACE_TYPE_LEN(hdr)) {
+		case 0:			/* long event: its length in array[0] */
+			size = 4 + arg;
+			ev += 8;
+			len = arg - 4;
+			break;
+		case FTRACE_PADDING:	/* a discarded event, or the end */
+			if (!(hdr >> 5)) {
+				*off = end;
+				return n;
+			}
+			size = 4 + arg;
+			len = 0;
+			break;
+		case FTRACE_TIME_EXTEND:
+		case FTRACE_TIME_STAMP:
+			size = 8;
+			len = 0;
+			break;
+		default:
+			size = 4 + FTRACE_TYPE_LEN(hdr) * 4;
+			ev += 4;
+			len = size - 4;
+			break;
+		}
+		*off += size;
+		if (len < ftrace_raw_buf + sizeof(rec->reading))
+			continue;
+		memcpy(&type, ev, sizeof(type));
+		if (type != ftrace_raw_id)
+			continue;
+		rec[n].seq = (*got)++;
+		memcpy(&rec[n].reading, ev + ftrace_raw_buf,
+		       sizeof(rec->reading));
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Fill CPU 0's ftrace buffer with @n trace_marker_raw events (@fd) and
+ * drain it through its mapping as a consumer of trace_mmap.h does:
+ * TRACE_MMAP_IOCTL_GET_READER hands over the next sub-buffer (the kernel
+ * counts it read), whose events are parsed in place and copied out.
+ * Returns readings/s.
+ */
+static double ftrace_map_drain(int fd, unsigned long long n)
+{
+	static struct seqring_record rec[MAP_SPIN_RECS];
+	unsigned char w[FTRACE_RAW_TAG + sizeof(struct seqring_reading)] = { 1 };
+	struct seqring_reading reading;
+	const struct ftrace_map_meta *meta;
+	const struct ftrace_subbuf *sb;
+	size_t meta_len, data_len, off = 0, end, k;
+	unsigned long long got = 0, i;
+	unsigned char *data;
+	long long t0, t;
+	long last = -1;
+	int rfd;
+
+	write_file(TRACING_DIR "/trace", "");
+	for (i = 0; i < n; i++) {
+		fill_reading(&reading, 1, (long long)i);
+		memcpy(w + FTRACE_RAW_TAG, &reading, sizeof(reading));
+		if (write(fd, w, sizeof(w)) != sizeof(w))
+			die("write trace_marker_raw: %s", strerror(errno));
+	}
+	rfd = xopen(FTRACE_PIPE_RAW, O_RDONLY | O_NONBLOCK);
+	meta = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, rfd, 0);
+	if (meta == MAP_FAILED)
+		die("mmap %s: %s", FTRACE_PIPE_RAW, strerror(errno));
+	meta_len = meta->meta_page_size;
+	data_len = (size_t)meta->subbuf_size * meta->nr_subbufs;
+	data = mmap(NULL, data_len, PROT_READ, MAP_SHARED, rfd, meta_len);
+	if (data == MAP_FAILED)
+		die("mmap %s's sub-buffers: %s", FTRACE_PIPE_RAW,
+		    strerror(errno));
+	t0 = now_ns();
+	for (;;) {
+		if (ioctl(rfd, FTRACE_MAP_GET_READER))
+			die("TRACE_MMAP_IOCTL_GET_READER: %s", strerror(errno));
+		/* A new reader sub-buffer is read from its start. */
+		if (meta->reader.id != last) {
+			last = meta->reader.id;
+			off = 0;
+		}
+		sb = (const void *)(data + (size_t)last * meta->subbuf_size);
+		end = sb->commit & ~FTRACE_COMMIT_FLAGS;
+		if (off >= end)
+			break;
+		while (off < end) {
+			k = ftrace_subbuf_read(sb->data, &off, end, rec,
+					       MAP_SPIN_RECS, &got);
+			/* Reading i holds value i: the events were parsed right. */
+			if (k && rec[k - 1].reading.value != (__s64)rec[k - 1].seq)
+				die("%s: reading %llu holds %lld, expected %llu",
+				    map_names[MAP_FTRACE], rec[k - 1].seq,
+				    (long long)rec[k - 1].reading.value,
+				    rec[k - 1].seq);
+		}
+	}
+	t = now_ns() - t0;
+	if (got != n)
+		printf("# %s: %llu of %llu readings drained\n",
+		       map_names[MAP_FTRACE], got, n);
+	munmap(data, data_len);
+	munmap((void *)meta, getpagesize());
+	close(rfd);
+	return got / (t / 1e9);
+}
 
 static void map_fill(int fd, unsigned long long n)
 {
@@ -1625,8 +1882,8 @@ static double map_drain(enum map_kind kind, int fd, unsigned long long n)
 	while (got < n) {
 		if (kind == MAP_MAPPING)
 			k = srl_map_read(map, rec, max);
-		else if (kind == MAP_READ)
-			k = srl_read(rfd, rec, max);
+		else if (map_read_recs[kind])
+			k = srl_read(rfd, rec, map_read_recs[kind]);
 		else
 			k = read(rfd, buf, sizeof(buf));
 		if (k <= 0)
@@ -1666,14 +1923,45 @@ static pid_t start_map_spinner(void)
 	return pid;
 }
 
+/* Say in the report's notes (next to the results file) why a row is not there. */
+static void note(const char *fmt, ...)
+{
+	char path[256];
+	const char *slash = strrchr(out_path, '/');
+	va_list ap;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*snotes.txt",
+		 slash ? (int)(slash - out_path + 1) : 0, out_path);
+	f = fopen(path, "a");
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static double map_drain_kind(enum map_kind kind, const int *fds,
+			     unsigned long long n)
+{
+	if (kind == MAP_FTRACE)
+		return ftrace_map_drain(fds[kind], n);
+	return map_drain(kind, fds[kind], n);
+}
+
 static int cmd_mapped(void)
 {
 	static const char * const with_name[3] = { "0", "2map", "2spin" };
 	double rate[MAP_KINDS][MAX_ROUNDS], v[3][2][MAX_ROUNDS], res[5];
 	unsigned long long n = quick ? 16384 : 32768;
-	int rounds, samples, nkinds, r, i, j, k, fd, tfd = -1;
+	int rounds, samples, nkinds = 0, r, i, j, k, fd;
+	int fds[MAP_KINDS];
+	enum map_kind kinds[MAP_KINDS];
 	long long max_ns, *lat;
 	pid_t pid[2] = { 0, 0 };
+	const char *why;
 	char param[32];
 
 	pin_to_cpu0();
@@ -1684,21 +1972,46 @@ static int cmd_mapped(void)
 	if (!lat)
 		die("out of memory");
 	fd = xopen(DEV_PATH, O_RDWR);
-	nkinds = access(TRACING_DIR "/trace_pipe", R_OK) ? MAP_TRACE :
-		 MAP_KINDS;
-	if (nkinds == MAP_TRACE)
+	for (k = 0; k < MAP_KINDS; k++)
+		fds[k] = map_read_recs[k] ? fd : -1;
+	fds[MAP_MAPPING] = fd;
+	for (k = 0; k < MAP_KINDS; k++)
+		if (fds[k] >= 0)
+			kinds[nkinds++] = k;
+	if (access(TRACING_DIR "/trace_pipe", R_OK)) {
 		printf("# no %s/trace_pipe: peer not measured\n", TRACING_DIR);
-	else
-		tfd = xopen(TRACING_DIR "/trace_marker", O_WRONLY);
+	} else {
+		fds[MAP_TRACE] = xopen(TRACING_DIR "/trace_marker", O_WRONLY);
+		kinds[nkinds++] = MAP_TRACE;
+	}
+	why = ftrace_map_unavailable();
+	if (why) {
+		printf("# ftrace's mapped ring not measured: %s\n", why);
+		note("ftrace_map: not measured: %s", why);
+	} else {
+		fds[MAP_FTRACE] = xopen(TRACING_DIR "/trace_marker_raw",
+					O_WRONLY);
+		kinds[nkinds++] = MAP_FTRACE;
+		/*
+		 * An event is 56 bytes (header, trace_entry, tag, reading),
+		 * ~72 to a 4 KiB sub-buffer: room for all, none overwritten.
+		 */
+		snprintf(param, sizeof(param), "%llu", n * 80 / 1024 + 1024);
+		write_file(TRACING_DIR "/per_cpu/cpu0/buffer_size_kb", param);
+	}
 
 	/* Warm up every path. */
 	for (k = 0; k < nkinds; k++)
-		map_drain(k, k == MAP_TRACE ? tfd : fd, n / 4);
+		map_drain_kind(kinds[k], fds, n / 4);
 	for (r = 0; r < rounds; r++)
 		for (j = 0; j < nkinds; j++) {
-			k = (j + r) % nkinds;
-			rate[k][r] = map_drain(k, k == MAP_TRACE ? tfd : fd, n);
+			k = kinds[(j + r) % nkinds];
+			rate[k][r] = map_drain_kind(k, fds, n);
 		}
+	if (fds[MAP_FTRACE] >= 0) {
+		close(fds[MAP_FTRACE]);
+		trace_cleanup();
+	}
 
 	contention_block(fd, 0, 0, lat, samples, max_ns, res, NULL);
 	for (r = 0; r < rounds; r++)
@@ -1720,25 +2033,38 @@ static int cmd_mapped(void)
 				waitpid(pid[i], NULL, 0);
 			}
 		}
-	if (tfd >= 0)
-		close(tfd);
+	if (fds[MAP_TRACE] >= 0)
+		close(fds[MAP_TRACE]);
 	close(fd);
 
 	print_row_head();
 	snprintf(param, sizeof(param), "%llu", n);
-	for (k = 0; k < nkinds; k++) {
+	for (j = 0; j < nkinds; j++) {
 		char metric[NAME_LEN];
 
+		k = kinds[j];
 		snprintf(metric, sizeof(metric), "%s.readings_per_s",
 			 map_names[k]);
 		record("mapped", metric, param, "rec/s", rate[k], rounds);
 	}
 	record_ratio("mapped", "mapping/read.readings_per_s", param,
 		     rate[MAP_MAPPING], rate[MAP_READ], rounds);
-	if (nkinds == MAP_KINDS)
+	if (fds[MAP_TRACE] >= 0)
 		record_ratio("mapped", "mapping/trace_pipe.readings_per_s",
 			     param, rate[MAP_MAPPING], rate[MAP_TRACE],
 			     rounds);
+	if (fds[MAP_FTRACE] >= 0)
+		record_ratio("mapped", "mapping/ftrace_map.readings_per_s",
+			     param, rate[MAP_MAPPING], rate[MAP_FTRACE],
+			     rounds);
+	for (k = MAP_READ_1; k <= MAP_READ_256; k++) {
+		char metric[NAME_LEN];
+
+		snprintf(metric, sizeof(metric), "mapping/%s.readings_per_s",
+			 map_names[k]);
+		record_ratio("mapped", metric, param, rate[MAP_MAPPING],
+			     rate[k], rounds);
+	}
 	for (k = 0; k < 3; k++) {
 		record("mapped", "push_p50", with_name[k], "ns", v[k][0],
 		       rounds);
@@ -2678,6 +3004,10 @@ static void derive_targets(void)
 	target("mapping / trace_pipe consumer readings/s", "all",
 	       find_row("mapped", "mapping/trace_pipe.readings_per_s", NULL),
 	       false, 100);
+	/* From 6.10 on; the same 40-byte reading on both sides. */
+	target("mapping / ftrace mapped ring readings/s", "all",
+	       find_row("mapped", "mapping/ftrace_map.readings_per_s", NULL),
+	       false, 1);
 	target("push p99, 2 mapping consumers spinning / idle", "2",
 	       find_row("mapped", "p99(2 map spinners)/p99(idle)", "2"), true,
 	       1.2);
