@@ -271,10 +271,12 @@ int seqring_persist_scan(const void *region, size_t size,
 			     next - res->layout.capacity : 1);
 	res->first_seq = min(oldest, next);
 	for (seq = res->first_seq; seq < next; seq++) {
-		if (seqring_persist_reading(region, &res->layout, seq, &r))
+		if (seqring_persist_reading(region, &res->layout, seq, &r)) {
 			res->valid++;
-		else
+			res->last_valid = seq;
+		} else {
 			res->invalid++;
+		}
 	}
 	return 0;
 }

@@ -262,10 +262,15 @@ struct seqring *seqring_persist_open(void)
 			seqring_region.prev = NULL;
 		}
 	}
-	/* Numbers go on: a reader of both rings never sees one twice. */
+	/*
+	 * Numbers go on after the newest intact reading, so that a reader of
+	 * both rings never sees one twice. Not from next_seq itself: only a
+	 * checksummed reading vouches for a counter, and a damaged one could
+	 * start the new ring next to the BUSY bit.
+	 */
 	seqring_persist_format(seqring_region.mem, &res.layout,
-			       res.verdict == SEQRING_PERSIST_FOUND ?
-			       res.next_seq : 1);
+			       res.verdict == SEQRING_PERSIST_FOUND && res.valid ?
+			       res.last_valid + 1 : 1);
 	sr = seqring_alloc_region(seqring_region.mem, &res.layout);
 	if (IS_ERR(sr)) {
 		ret = PTR_ERR(sr);

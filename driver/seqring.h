@@ -397,6 +397,7 @@ enum seqring_persist_verdict {
  * @first_seq: the oldest sequence number the ring held (FOUND)
  * @next_seq: the sequence number its next reading would have had (FOUND)
  * @valid: readings in [@first_seq, @next_seq) that are intact
+ * @last_valid: the newest of them, if @valid
  * @invalid: the others there: lost in the crash, or overwritten since
  */
 struct seqring_persist_result {
@@ -405,6 +406,7 @@ struct seqring_persist_result {
 	u64 first_seq;
 	u64 next_seq;
 	u64 valid;
+	u64 last_valid;
 	u64 invalid;
 };
 

@@ -134,6 +134,7 @@ static void persist_test_found(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.first_seq, 1ULL);
 	KUNIT_EXPECT_EQ(test, res.next_seq, 101ULL);
 	KUNIT_EXPECT_EQ(test, res.valid, 100ULL);
+	KUNIT_EXPECT_EQ(test, res.last_valid, 100ULL);
 	KUNIT_EXPECT_EQ(test, res.invalid, 0ULL);
 	for (seq = 1; seq <= 100; seq++) {
 		KUNIT_ASSERT_TRUE(test, seqring_persist_reading(region, &lay, seq, &r));
