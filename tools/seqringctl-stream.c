@@ -295,6 +295,27 @@ static void report_resume_gap(struct stream *st, __u64 seq)
 }
 
 /*
+ * Readings the stream skipped: overwritten before they were read, or in
+ * the previous boot's ring, not intact after the crash (the driver left
+ * them out). @n: how many, 0 when not known.
+ */
+static void report_missed(const struct stream *st, unsigned long long n)
+{
+	const char *what = st->prev_device ?
+			   "damaged or lost in the crash, left out" :
+			   "fell behind, readings missed";
+
+	if (!n)
+		fprintf(stderr, "seqringctl: %s: %s\n", st->device, what);
+	else if (st->prev_device)
+		fprintf(stderr, "seqringctl: %s: %llu readings %s\n",
+			st->device, n, what);
+	else
+		fprintf(stderr, "seqringctl: %s: fell behind, %llu readings missed\n",
+			st->device, n);
+}
+
+/*
  * After -EPIPE the driver resumes at the oldest reading it holds; the gap
  * between that reading and the one expected is what was missed.
  */
@@ -303,17 +324,9 @@ static int stream_record(struct stream *st, const struct seqring_record *rec)
 	/* Shown (or filtered out) by the run that saved the cursor. */
 	if (st->have_after && rec->seq <= st->after)
 		return 0;
-	if (st->behind && !st->resuming) {
-		if (rec->seq > st->next_seq)
-			fprintf(stderr,
-				"seqringctl: %s: fell behind, %llu readings missed\n",
-				st->device,
-				(unsigned long long)(rec->seq - st->next_seq));
-		else
-			fprintf(stderr,
-				"seqringctl: %s: fell behind, readings missed\n",
-				st->device);
-	}
+	if (st->behind && !st->resuming)
+		report_missed(st, rec->seq > st->next_seq ?
+			      rec->seq - st->next_seq : 0);
 	if (st->resuming)
 		report_resume_gap(st, rec->seq);
 	st->behind = false;
@@ -475,10 +488,7 @@ static int stream_end(struct stream *st)
 	if (st->resuming)
 		report_resume_gap(st, st->end_seq + 1);
 	else if (st->behind)
-		fprintf(stderr,
-			"seqringctl: %s: fell behind, %llu readings missed\n",
-			st->device,
-			(unsigned long long)(st->end_seq + 1 - st->next_seq));
+		report_missed(st, st->end_seq + 1 - st->next_seq);
 	st->behind = false;
 	st->next_seq = st->end_seq + 1;
 	return cursor_save(st, st->end_seq);

@@ -72,16 +72,17 @@ load() {
 	echo "$?" >>"$T/load.$1"
 	dmesg_since "70-$1" | grep -o 'seqring: region .*' >"$T/found.$1"
 	: >"$T/prev.$1"
-	[ -c $PREV ] && seqringctl dump --boot -1 >"$T/prev.$1" 2>&1
+	[ -c $PREV ] && seqringctl dump --boot -1 >"$T/prev.$1" 2>"$T/prev.$1.err"
 }
 
-plan 7
+plan 8
 kmsg_mark 70-persist-fuzz
 failed_loads=''
 noise_prev=''
 garbage=''
 miscount=''
 highseq=''
+holes=''
 messages=''
 seed=$(date +%s)
 diag "random words from seed $seed"
@@ -115,6 +116,11 @@ for c in $cases; do
 		n=$(sed -n 's/.*, \([0-9]*\) intact.*/\1/p' "$T/found.$c")
 		[ "$n" = "$(grep -c . "$T/prev.$c")" ] || miscount="$miscount $c"
 	fi
+	# A hole inside what .prev shows is said to be the crash's.
+	if [ -s "$T/prev.$c.err" ] &&
+	   ! grep -q "damaged or lost in the crash, left out" "$T/prev.$c.err"; then
+		holes="$holes $c: $(head -n 1 "$T/prev.$c.err");"
+	fi
 	diag "$c ($(tr '\n' ' ' <"$T/words.$c")): $(sed 's/^seqring: region [^ ]*: //' "$T/found.$c")"
 	feed_readings 300 1 z 7 >/dev/null 2>&1
 	seqringctl dump >"$T/pushed"
@@ -129,6 +135,7 @@ is "" "$noise_prev" "a region of noise shows no previous readings"
 is "" "$messages" "every load over a damaged ring says in one message what it found"
 is "" "$garbage" "every reading shown as the previous one was pushed, unaltered (none made of the damage)"
 is "" "$miscount" "the message's count of intact readings is what $PREV shows"
+is "" "$holes" "dump --boot -1 says of the holes that they were damaged or lost in the crash"
 is "" "$highseq" "the new ring's numbers start low whatever a damaged counter said (at most 12 digits)"
 is "" "$(dmesg_since 70-persist-fuzz | grep -E 'KASAN|BUG:|WARNING:|Oops|general protection' | head -n 3)" \
 	"no KASAN report, BUG, warning or oops for any region"
