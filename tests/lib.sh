@@ -513,6 +513,20 @@ feed_readings() {
 		seqringctl feed
 }
 
+# journal_entries N OUT ERR: journalctl -o json SYSLOG_IDENTIFIER=seqringctl
+# into OUT (its errors into ERR), again until it has N entries or 10 s
+# passed: journald may write them a moment after they were sent.
+journal_entries() {
+	_je_i=0
+	while [ $_je_i -lt 100 ]; do
+		journalctl -o json SYSLOG_IDENTIFIER=seqringctl >"$2" 2>"$3"
+		[ "$(wc -l <"$2")" -ge "$1" ] && return 0
+		sleep 0.1
+		_je_i=$((_je_i + 1))
+	done
+	return 1
+}
+
 # crash_range_phys: the physical address of the mem= limit on the kernel
 # command line (in MiB or GiB), from where RAM starts (pc: 0; arm64 virt:
 # 1 GiB): memory above it is the crash tests' (make check-crash), which

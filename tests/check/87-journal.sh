@@ -38,13 +38,7 @@ is "0 0 3" "$? $(wc -c <"$T/out") $(cat "$T/cursor")" \
 	diag "$(cat "$T/err" "$T/journald.log")"
 
 # The entries, oldest first; journald may write them a moment later.
-i=0
-while [ $i -lt 100 ]; do
-	journalctl -o json SYSLOG_IDENTIFIER=seqringctl >"$T/j" 2>"$T/je"
-	[ "$(wc -l <"$T/j")" -ge 3 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
+journal_entries 3 "$T/j" "$T/je"
 is 3 "$(wc -l <"$T/j")" "journalctl -o json SYSLOG_IDENTIFIER=seqringctl: three entries" ||
 	diag "$(cat "$T/je" "$T/journald.log")"
 

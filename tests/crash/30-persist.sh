@@ -100,8 +100,9 @@ prev_info 4
 seqringctl -d $PREV stats --format=prometheus >"$S/prom.4" 2>&1
 if [ -x /lib/systemd/systemd-journald ] && command -v journalctl >/dev/null &&
 	start_journald "$S/journald.log"; then
-	seqringctl dump --boot -1 --journal >"$S/journal.4" 2>&1
-	journalctl -o json SYSLOG_IDENTIFIER=seqringctl 2>&1 | grep -c SEQRING_SEQ >"$S/journal.4"
+	seqringctl dump --boot -1 --journal >"$S/journal.4.out" 2>&1
+	journal_entries 10 "$S/journal.4.json" "$S/journal.4.err"
+	grep -c SEQRING_SEQ "$S/journal.4.json" >"$S/journal.4"
 else
 	echo "no journald in the VM" >"$S/journal.4"
 fi
@@ -155,7 +156,8 @@ same_file "$S/pushed.3" "$S/prev.4" \
 
 like "$(cat "$S/prom.4")" '^seqring_readings\{device="/dev/seqring.prev"[^}]*\} 10$' \
 	"stats --format=prometheus of $PREV: its 10 readings" || diag "$(cat "$S/prom.4")"
-is 10 "$(cat "$S/journal.4")" "dump --boot -1 --journal: the 10 readings in the journal"
+is 10 "$(cat "$S/journal.4")" "dump --boot -1 --journal: the 10 readings in the journal" ||
+	diag "$(cat "$S/journal.4.out" "$S/journal.4.err" 2>/dev/null)"
 
 # the cold boot
 is "no" "$(cat "$S/prev.5")" "noise in the region again (a cold boot): no $PREV"
