@@ -527,6 +527,16 @@ journal_entries() {
 	return 1
 }
 
+# dkms_sources: the files of the DKMS sources, the install's and the
+# seqring-dkms package's, relative to the source directory (the top of the
+# tree): kbuild's samples/*.mod.c and the userspace sample
+# samples/mmap-consumer.c are not the module's.
+dkms_sources() {
+	printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
+		include/uapi/linux/seqring.h include/linux/seqring.h
+	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$\|/mmap-consumer\.c$'
+}
+
 # crash_range_phys: the physical address of the mem= limit on the kernel
 # command line (in MiB or GiB), from where RAM starts (pc: 0; arm64 virt:
 # 1 GiB): memory above it is the crash tests' (make check-crash), which

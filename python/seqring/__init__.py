@@ -66,6 +66,7 @@ IOCTLS = {
     "SEQRING_IOC_CLEAR": _ioc(0, 0x04, 0),
     "SEQRING_IOC_SET_WAKEUP": _ioc(_W, 0x05, 4),
     "SEQRING_IOC_SET_CAPACITY": _ioc(_W, 0x06, 4),
+    "SEQRING_IOC_SET_CURSOR": _ioc(_W, 0x07, 8),
 }
 
 Reading = namedtuple("Reading", "value channel label timestamp_ns",

@@ -37,11 +37,8 @@ contents() {
 		grep -v ' usr/share/doc/' | LC_ALL=C sort -k 2
 }
 src=usr/src/seqring-$version
-expected=$( ( (printf '%s\n' etc/modprobe.d/seqring.conf etc/modules-load.d/seqring.conf;
-	(printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
-	include/uapi/linux/seqring.h include/linux/seqring.h;
-	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$') |
-	sed "s|^|$src/|") |
+expected=$( ( (printf '%s\n' etc/modprobe.d/seqring.conf etc/modules-load.d/seqring.conf
+	dkms_sources | sed "s|^|$src/|") |
 	sed "s|^|-rw-r--r-- |"; echo "-rwxr-xr-x $src/dkms-postbuild.sh") | LC_ALL=C sort -k 2)
 is "$expected" "$(contents seqring-dkms_${version}_all.deb)" \
 	"seqring-dkms: the DKMS sources in /usr/src/seqring-$version, the modprobe.d and modules-load.d examples"
