@@ -76,7 +76,10 @@ help:
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
 	@echo "  check-crash  deps + all + tests that panic or reboot the VM and"
-	@echo "           check what the next boot finds (tests/crash/)"
+	@echo "           check what the next boot finds (tests/crash/);"
+	@echo "           KERNELS=\"6.12 ...\": on those kernels (check-kernels'),"
+	@echo "           ARCHES=\"arm64-6.1 ...\": on those arm64 kernels"
+	@echo "           (check-arch's, tcg, slow)"
 	@echo "  check-debug  build a KASAN/lockdep/kmemleak/failslab kernel (cached"
 	@echo "           in SEQRING_CACHE), then the check and stress tiers and"
 	@echo "           tests/debugvm on it (DEBUG_MODES=\"check ...\": a subset)"
@@ -221,12 +224,17 @@ stress: deps
 # tests keep what must survive; reserve_mem= (6.12 on) asks for two
 # regions more, which 20-reserve-mem watches. A script's phases take a
 # boot each. KERNELS="6.12 ..." (tests/kernels/kernels.list): on those
-# kernels, as check-kernels runs the check tier.
+# kernels, as check-kernels runs the check tier. ARCHES="arm64-6.1 ..."
+# (tests/arch/arches.list, booted kernels): on those, cross-built and
+# booted under qemu-system-aarch64 as check-arch does (ARCH_TIER=crash).
 CRASH_BOOTS ?= 20
 CRASH_VM = VM_MEM=1024 VM_BOOTS=$(CRASH_BOOTS) VM_TIMEOUT=1200 \
 	VM_APPEND="mem=896M reserve_mem=1M:4K:seqring_1m reserve_mem=2M:2M:seqring_2m $(VM_APPEND)"
 check-crash: deps
-ifeq ($(KERNELS),)
+ifneq ($(ARCHES),)
+	tests/vm/deps.sh qemu-system-arm
+	ARCH_TIER=crash ARCHES="$(ARCHES)" $(CRASH_VM) tests/arch/check-arch.sh
+else ifeq ($(KERNELS),)
 	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) $(CRASH_VM) tests/vm/run.sh crash
 else

@@ -27,8 +27,9 @@
 #      the kernel, and purges them (TAP, merged);
 #   3. image ("boot", "packages"): linux-image-KVER of ARCH downloaded and
 #      unpacked, never installed: the kernel and the virtio modules the
-#      harness needs (the TAP stream goes to a virtio console) with those
-#      they depend on, kept in $SEQRING_CACHE/kernels/KVER_VERSION/;
+#      harness needs (the TAP stream goes to a virtio console, the crash
+#      tier's state to a virtio disk) with those they depend on, kept in
+#      $SEQRING_CACHE/kernels/KVER_VERSION/;
 #   4. boot ("boot", "packages"): tests/vm/run.sh check with VM_ARCH, the
 #      initramfs taking busybox, kmod, udevadm and the programs of
 #      tests/check/binaries.txt (jq, journald, python3) from an unpacked root of
@@ -36,15 +37,20 @@
 #      on the cross-built modules, or for "packages" on the DKMS-built
 #      ones with the packaged tool and udev rule. With ARCH_TIER=bench
 #      (make bench-arch), the booted kernels only, and the bench
-#      (tests/bench/run-bench.sh) instead of the check tier.
+#      (tests/bench/run-bench.sh) instead of the check tier. With
+#      ARCH_TIER=crash (make check-crash ARCHES=...), the booted kernels
+#      only, and the crash tier (tests/crash/) with the VM settings make
+#      gives it (VM_BOOTS, VM_MEM, VM_APPEND: mem=, reserve_mem=); the
+#      state disk is a virtio-mmio one there, its virtio_blk among the
+#      early modules.
 #
 # Output: one TAP stream, every result named after its kernel, then the
 # per-kernel table (build/arch/results.md) and as the last line
 #   N passed, N failed[, N skipped]
-# Per kernel, build/arch/NAME/ keeps build.log, check.log, console.log and
-# the modules (pkg/ for the packages' test, bench/ for the bench). Exit
-# status 0 iff nothing failed.
-# Environment: ARCHES, ARCH_TIER (check or bench), QUICK (the bench's),
+# Per kernel, build/arch/NAME/ keeps build.log, check.log (crash.log),
+# console.log and the modules (pkg/ for the packages' test, bench/ for the
+# bench). Exit status 0 iff nothing failed.
+# Environment: ARCHES, ARCH_TIER (check, bench or crash), QUICK (the bench's),
 # SEQRING_CACHE, ARCH_VM_TIMEOUT (default 3600 s), ARCH_SCRIPT_TIMEOUT
 # (default 600 s per guest script: tcg emulates arm64 several times slower
 # than x86), and run.sh's VM_* variables.
@@ -137,7 +143,15 @@ declare -A dkms_machine=([i386]=i686 [armhf]=armv7l)
 tier=${ARCH_TIER:-check}
 case $tier in
 check | bench) ;;
-*) echo "check-arch: ARCH_TIER is check or bench, not '$tier'" >&2; exit 2 ;;
+crash)
+	# Without several boots every crash test only skips.
+	if [ "${VM_BOOTS:-1}" -le 1 ] 2>/dev/null; then
+		echo "check-arch: ARCH_TIER=crash needs the crash tier's VM settings" \
+		     "(VM_BOOTS, VM_MEM, VM_APPEND): make check-crash ARCHES=..." >&2
+		exit 2
+	fi
+	;;
+*) echo "check-arch: ARCH_TIER is check, bench or crash, not '$tier'" >&2; exit 2 ;;
 esac
 
 declare -A suite arch flavour what kver ver
@@ -146,7 +160,7 @@ want=" ${ARCHES:-} "
 while read -r name s a f w _ <&3; do
 	case $name in "" | "#"*) continue ;; esac
 	[ "$want" = "  " ] || [ "${want#* "$name" }" != "$want" ] || continue
-	# The bench runs on booted kernels only.
+	# The bench and the crash tier run on booted kernels only.
 	[ "$tier" = check ] || [ "$w" = boot ] || continue
 	suite[$name]=$s arch[$name]=$a flavour[$name]=$f what[$name]=$w
 	names+=("$name")
@@ -253,7 +267,7 @@ for name in "${names[@]}"; do
 	fi
 	cp "$src/seqring.ko" "$src/sequence.ko" "$src/samples/seqring_timerlat.ko" \
 		"$src/tests/extmod/seqring_extmod.ko" "$src/seqring_producer.ko" \
-		"$src/seqring_kbench.ko" "$dir/"
+		"$src/seqring_kbench.ko" "$src/seqring_ramprobe.ko" "$dir/"
 	tier_tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"
@@ -309,14 +323,18 @@ for name in "${names[@]}"; do
 		boot_ko=$dir/pkg/ko boot_ctl=$dir/pkg/seqringctl boot_rules=$dir/pkg/60-seqring.rules
 	fi
 
-	# 3. image: the kernel and the virtio console's modules, with the
-	# modules they need (5.10 has virtio and virtio_ring as modules;
-	# 6.12 has the console built in), in the order to load them:
-	# early/order (an entry cached before that file existed is fetched
-	# again).
+	# 3. image: the kernel and the modules of the virtio console and of
+	# the crash tier's state disk (virtio_blk; loaded by every tier, it
+	# finds no disk but there), with the modules they need (5.10 has
+	# virtio and virtio_ring as modules; 6.12 has the console built in),
+	# in the order to load them: early/order. early/wanted names the
+	# modules asked for: an entry cached with another set (or before
+	# those files existed) is fetched again.
 	k=${kver[$name]}
 	img=$cache/kernels/${k}_$v
-	if [ ! -s "$img/vmlinuz-$k" ] || [ ! -f "$img/early/order" ]; then
+	early_set="virtio_mmio virtio_console virtio_blk"
+	if [ ! -s "$img/vmlinuz-$k" ] || [ ! -f "$img/early/order" ] ||
+	   [ "$(cat "$img/early/wanted" 2>/dev/null)" != "$early_set" ]; then
 		dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX")
 		if ! (
 			cd "$dl" || exit 1
@@ -329,7 +347,9 @@ for name in "${names[@]}"; do
 				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$p=$v" || exit 1
 			done
 			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
-			tier_modules x early virtio_mmio virtio_console || exit 1
+			# shellcheck disable=SC2086 # a list of names
+			tier_modules x early $early_set || exit 1
+			echo "$early_set" >early/wanted
 			if [ -f "x/boot/vmlinuz-$k" ]; then
 				cp "x/boot/vmlinuz-$k" vmlinuz
 			else
@@ -374,11 +394,14 @@ for name in "${names[@]}"; do
 		cp build/vm/bench-console.log "$dir/console.log" 2>/dev/null
 		log=$dir/bench/run.log
 	else
+		# crash: virtio_blk is among the early modules (or built in),
+		# not to be looked for in the host's /lib/modules.
+		[ "$tier" != crash ] || vm+=(VM_STATE_MODULES=)
 		env "${vm[@]}" VM_TIMEOUT="${ARCH_VM_TIMEOUT:-3600}" \
 			VM_SCRIPT_TIMEOUT="${ARCH_SCRIPT_TIMEOUT:-600}" \
-			tests/vm/run.sh check >"$dir/check.log" 2>&1
-		cp build/vm/check-console.log "$dir/console.log" 2>/dev/null
-		log=$dir/check.log
+			tests/vm/run.sh "$tier" >"$dir/$tier.log" 2>&1
+		cp "build/vm/$tier-console.log" "$dir/console.log" 2>/dev/null
+		log=$dir/$tier.log
 	fi
 	secs=$(($(date +%s) - t1))
 	tests/roots/rmroot.sh "$guest"
@@ -388,6 +411,8 @@ for name in "${names[@]}"; do
 	if [ "$tier" = bench ]; then
 		sed 's/^/# /' "$dir/bench/results.txt" 2>/dev/null
 		row "$name" "bench$([ "${QUICK:-0}" = 1 ] && echo " QUICK=1"): ${summary:-failed before its summary} (VM ${secs} s; $dir/bench/results.txt)"
+	elif [ "$tier" = crash ]; then
+		row "$name" "crash tier: ${summary:-failed before its summary} (VM ${secs} s)"
 	elif [ "${what[$name]}" = packages ]; then
 		row "$name" "packages: $pkg_summary; check tier on the DKMS-built modules: ${summary:-failed before its summary} (VM ${secs} s)"
 	else

@@ -44,7 +44,10 @@
 #                      (guest-run.sh); the virtio_blk modules come from
 #                      /lib/modules/KVER of the booted image, or from
 #                      VM_STATE_MODULES (.ko files in load order; set
-#                      and empty: built in)
+#                      and empty: built in, or among
+#                      SEQRING_EARLY_MODULES); on aarch64 the disk is a
+#                      virtio-mmio device (virtio-blk-device), on x86_64
+#                      a PCI one
 #   VM_ARCH            the guest's CPU: x86_64 (default) or aarch64
 #                      (qemu-system-aarch64 -M virt -cpu max; console on
 #                      its UART ttyAMA0, TAP on a virtio console, hvc0,
@@ -208,8 +211,13 @@ if [ "$boots" -gt 1 ]; then
 	state=$out/state-$mode.img
 	rm -f "$state"
 	truncate -s 4M "$state"
+	# On arm64's virt, the disk is a virtio-mmio device as the TAP
+	# console is: virtio_mmio is in the early modules already, and
+	# virtio_blk over it needs no PCI host bridge nor virtio_pci.
+	blk=virtio-blk-pci
+	[ "$vm_arch" != aarch64 ] || blk=virtio-blk-device
 	qemu+=(-drive "file=$state,format=raw,if=none,id=state"
-		-device virtio-blk-pci,drive=state)
+		-device "$blk,drive=state")
 	noreboot=()
 	append+=" panic=1 seqringvm.boots=$boots"
 else
