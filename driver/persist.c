@@ -58,11 +58,6 @@ u32 seqring_persist_crc(u64 seq, const struct seqring_reading *r)
 
 static_assert(offsetof(struct seqring_slot, r) == sizeof(u64));
 
-static u32 seqring_persist_slot_crc(const struct seqring_slot *slot)
-{
-	return seqring_persist_crc(slot->seq, &slot->r);
-}
-
 /**
  * seqring_persist_layout - where everything is in a region of @size bytes
  * @size: bytes of the region
@@ -119,8 +114,9 @@ static u32 seqring_persist_header_crc(const struct seqring_persist_header *h)
  * seqring_persist_format - make @region an empty persistent ring
  * @region: the region, mapped
  * @lay: its layout (seqring_persist_layout())
- * @next_seq: the sequence number the first reading gets (1, or where the
- *	previous boot's ring stopped, so that numbers are never reused)
+ * @next_seq: the sequence number the first reading gets (1, or the one
+ *	after the previous ring's newest intact reading, so that no number
+ *	is shown twice)
  *
  * Zeroes the meta page, the slots and their checksums, then writes the
  * header. A crash in the middle leaves a region that the next scan finds
@@ -157,7 +153,8 @@ void seqring_persist_format(void *region, const struct seqring_persist_layout *l
 EXPORT_SYMBOL_IF_KUNIT(seqring_persist_format);
 
 /**
- * seqring_persist_store - the checksum of a slot a producer just filled
+ * seqring_persist_store - the checksum of a slot a producer just filled,
+ *	as seqring_ring_store() writes it (for the KUnit tests' regions)
  * @region: the region
  * @lay: its layout
  * @seq: the reading's sequence number (the slot's seq word once stored)
@@ -169,11 +166,9 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_persist_format);
 void seqring_persist_store(void *region, const struct seqring_persist_layout *lay,
 			   u64 seq, const struct seqring_slot *slot)
 {
-	struct seqring_slot copy = *slot;
 	u32 *crcs = region + lay->crcs_offset;
 
-	copy.seq = seq;
-	WRITE_ONCE(crcs[seq % lay->capacity], seqring_persist_slot_crc(&copy));
+	WRITE_ONCE(crcs[seq % lay->capacity], seqring_persist_crc(seq, &slot->r));
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_persist_store);
 
@@ -198,7 +193,7 @@ bool seqring_persist_reading(const void *region,
 
 	/* One copy: the region may be anything, but not changing under us. */
 	memcpy(&copy, &slots[idx], sizeof(copy));
-	if (copy.seq != seq || seqring_persist_slot_crc(&copy) != crcs[idx])
+	if (copy.seq != seq || seqring_persist_crc(copy.seq, &copy.r) != crcs[idx])
 		return false;
 	*out = copy.r;
 	return true;

@@ -211,12 +211,33 @@ seqring_persist_prev(const struct seqring_persist_result *res)
 	return sr;
 }
 
+/*
+ * Undo what seqring_persist_open() did before its notifiers: the previous
+ * boot's ring, the mapping, the claim on the range; each only if made.
+ */
+static void seqring_persist_release(void)
+{
+	if (seqring_region.prev) {
+		seqring_unregister(seqring_region.prev);
+		seqring_put(seqring_region.prev);
+		seqring_region.prev = NULL;
+	}
+	if (seqring_region.mem) {
+		memunmap(seqring_region.mem);
+		seqring_region.mem = NULL;
+	}
+	if (seqring_region.res) {
+		release_mem_region(seqring_region.phys, seqring_region.size);
+		seqring_region.res = NULL;
+	}
+}
+
 /**
  * seqring_persist_open - the default ring, in the region the parameters give
  *
  * Maps and checks the region, makes /dev/seqring.prev of the readings it
- * held, formats it again (sequence numbers go on from the previous
- * ring's) and sets up a ring in it.
+ * held, formats it again (sequence numbers go on after the newest intact
+ * reading) and sets up a ring in it.
  *
  * Return: the ring (not registered), NULL when no region is given, or an
  * ERR_PTR(): -EINVAL (parameters), -ENODEV (no such region), -EBUSY (the
@@ -249,7 +270,7 @@ struct seqring *seqring_persist_open(void)
 		pr_err("region %pa+%#zx: too small for a ring (%lu KiB at least)\n",
 		       &seqring_region.phys, seqring_region.size,
 		       4 * PAGE_SIZE / SZ_1K);
-		goto err_unmap;
+		goto err_release;
 	}
 	seqring_persist_report(&res);
 
@@ -274,25 +295,14 @@ struct seqring *seqring_persist_open(void)
 	sr = seqring_alloc_region(seqring_region.mem, &res.layout);
 	if (IS_ERR(sr)) {
 		ret = PTR_ERR(sr);
-		goto err_prev;
+		goto err_release;
 	}
 	atomic_notifier_chain_register(&panic_notifier_list, &seqring_panic_nb);
 	register_reboot_notifier(&seqring_reboot_nb);
 	return sr;
 
-err_prev:
-	if (seqring_region.prev) {
-		seqring_unregister(seqring_region.prev);
-		seqring_put(seqring_region.prev);
-		seqring_region.prev = NULL;
-	}
-err_unmap:
-	memunmap(seqring_region.mem);
-	seqring_region.mem = NULL;
 err_release:
-	if (seqring_region.res)
-		release_mem_region(seqring_region.phys, seqring_region.size);
-	seqring_region.res = NULL;
+	seqring_persist_release();
 	return ERR_PTR(ret);
 }
 
@@ -309,16 +319,7 @@ void seqring_persist_close(void)
 	unregister_reboot_notifier(&seqring_reboot_nb);
 	atomic_notifier_chain_unregister(&panic_notifier_list,
 					 &seqring_panic_nb);
-	if (seqring_region.prev) {
-		seqring_unregister(seqring_region.prev);
-		seqring_put(seqring_region.prev);
-		seqring_region.prev = NULL;
-	}
 	/* What the CPUs wrote, in memory before the next load reads it. */
 	seqring_persist_write_back(NULL, 0, NULL);
-	memunmap(seqring_region.mem);
-	seqring_region.mem = NULL;
-	if (seqring_region.res)
-		release_mem_region(seqring_region.phys, seqring_region.size);
-	seqring_region.res = NULL;
+	seqring_persist_release();
 }

@@ -257,9 +257,7 @@ static struct seqring_slots *seqring_alloc_slots(u32 capacity)
 
 static void seqring_free_slots(struct seqring_slots *slots)
 {
-	if (slots->external)
-		;	/* the region's: persist_region.c unmaps it */
-	else if (is_vmalloc_addr(slots->slot))
+	if (is_vmalloc_addr(slots->slot))
 		vfree(slots->slot);
 	else
 		free_page((unsigned long)slots->slot);
@@ -448,7 +446,6 @@ int seqring_ring_init_region(struct seqring_ring *ring, const char *name,
 	slots->capacity = lay->capacity;
 	slots->slot = region + lay->slots_offset;
 	slots->size = lay->slots_size;
-	slots->external = true;
 	seqring_ring_setup(ring, name, meta, slots, READ_ONCE(meta->next_seq),
 			   wake);
 	ring->crcs = region + lay->crcs_offset;
@@ -466,14 +463,19 @@ void seqring_ring_destroy(struct seqring_ring *ring)
 	irq_work_sync(&ring->publish_work);
 	irq_work_sync(&ring->wake_irq_work);
 	cancel_work_sync(&ring->wake_work);
-	seqring_free_slots(rcu_dereference_protected(ring->slots, true));
-	RCU_INIT_POINTER(ring->slots, NULL);
 	/*
 	 * No mapping is left: each holds the file, which holds the ring. A
-	 * persistent ring's meta page is its region's.
+	 * persistent ring's slots and meta page are its region's, which
+	 * persist_region.c unmaps; it is never resized, so its array is the
+	 * one seqring_ring_init_region() allocated.
 	 */
-	if (!ring->crcs)
+	if (ring->crcs) {
+		kfree(rcu_dereference_protected(ring->slots, true));
+	} else {
+		seqring_free_slots(rcu_dereference_protected(ring->slots, true));
 		free_page((unsigned long)ring->meta);
+	}
+	RCU_INIT_POINTER(ring->slots, NULL);
 	ring->meta = NULL;
 	mutex_destroy(&ring->readers_lock);
 	mutex_destroy(&ring->resize_lock);

@@ -70,8 +70,6 @@ struct seqring_slot {
  *	they are what a mapping of the ring shows (mmap.c), so nothing of
  *	the kernel's (this header) is among them
  * @size: bytes of @slot, whole pages
- * @external: @slot is a persistent ring's region (persist_region.c),
- *	not memory of ours to free
  * @prev: while a resize copies readings into this array, the array it
  *	replaced, where readers find the readings not copied yet; else NULL.
  *	Not __rcu: cleared with a release and loaded with an acquire, which
@@ -84,7 +82,6 @@ struct seqring_slots {
 	u32 capacity;
 	struct seqring_slot *slot;
 	size_t size;
-	bool external;
 	struct seqring_slots *prev;
 	struct rcu_head rcu;
 };
@@ -144,6 +141,14 @@ struct seqring_reader {
  *	are [@oldest_seq, @next_seq), none when @oldest_seq >= @next_seq;
  *	only ever raised. Points into @meta, as @next_seq
  * @slots: the slots; replaced by a resize, freed after RCU readers
+ * @crcs: a persistent ring's checksums, one per slot, in its region
+ *	(persist.c's format), which producers write before they commit;
+ *	NULL for a ring in memory of its own. A persistent ring's @meta and
+ *	slots are in the region too, and it is never resized
+ * @frozen: a ring nobody pushes to, clears or resizes: the previous
+ *	boot's readings (persist_region.c). Readings that did not survive
+ *	are holes in it, which readers step over instead of waiting for a
+ *	producer to move oldest_seq past them
  * @mappings: mappings (VMAs) of the ring that exist: a resize is refused
  *	while there is one (mmap.c counts them)
  * @resize_lock: serialises resizes, and resizes against new mappings
@@ -161,14 +166,6 @@ struct seqring_reader {
  * @readers_lock: protects @readers and the stores to @wake_seq; a mutex:
  *	the walk of @readers never runs with interrupts off
  * @readers: struct seqring_reader of the files that wait, and only those
- * @crcs: a persistent ring's checksums, one per slot, in its region
- *	(persist.c's format), which producers write before they commit;
- *	NULL for a ring in memory of its own. A persistent ring's @meta and
- *	slots are in the region too, and it is never resized
- * @frozen: a ring nobody pushes to, clears or resizes: the previous
- *	boot's readings (persist_region.c). Readings that did not survive
- *	are holes in it, which readers step over instead of waiting for a
- *	producer to move oldest_seq past them
  *
  * ring.c states who changes what, and the memory ordering.
  */
@@ -183,6 +180,8 @@ struct seqring_ring {
 	atomic64_t *next_seq;
 	atomic64_t *oldest_seq;
 	struct seqring_slots __rcu *slots;
+	u32 *crcs;
+	bool frozen;
 	atomic_t mappings;
 	struct mutex resize_lock;	/* serialises resizes, new mappings */
 	const char *name;
@@ -195,8 +194,6 @@ struct seqring_ring {
 	struct work_struct wake_work;
 	struct mutex readers_lock;	/* protects readers, wake_seq stores */
 	struct list_head readers;
-	u32 *crcs;
-	bool frozen;
 };
 
 /**

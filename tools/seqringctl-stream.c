@@ -604,6 +604,8 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 		switch (opt) {
 		case 'b':
 			/* journalctl's offsets; only one boot is kept before. */
+			free(st->prev_device);
+			st->prev_device = NULL;
 			if (!strcmp(optarg, "0"))
 				break;
 			if (strcmp(optarg, "-1"))
