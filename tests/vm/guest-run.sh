@@ -17,7 +17,9 @@
 #   - the runner adds "not ok M - SCRIPT: ..." when a script
 #       * prints no plan, or a number of results different from its plan,
 #       * exits non-zero without having reported a failure,
-#       * runs longer than the per-script timeout (it is then killed),
+#       * runs longer than the per-script timeout (it is then killed; a
+#         process of it that cannot be killed ends the run with "Bail
+#         out!", after its kernel stack and sysrq's blocked tasks),
 #       * leaves seqring/sequence loaded and they cannot be removed;
 #     a script whose plan is "1..0 # SKIP reason" gives one skipped result;
 #   - on a kernel with kmemleak (the debug kernel), the runner forgets what
@@ -51,7 +53,9 @@
 # Tunables (from the kernel command line via /init):
 #   SEQRING_VM_TIMEOUT  per-script timeout in seconds (default 120)
 #   SEQRING_VM_FILTER   shell globs, separated by commas; only scripts whose
-#                       basename matches one of them run
+#                       basename matches one of them run, and of those none
+#                       that matches a glob written with a leading "!"
+#                       ("!8*": every script but 80-89)
 
 mode=${1:-check}
 tests=/tests
@@ -59,23 +63,30 @@ tmo=${SEQRING_VM_TIMEOUT:-120}
 filter=${SEQRING_VM_FILTER:-*}
 case $tmo in '' | *[!0-9]*) tmo=120 ;; esac
 
-# filter_match NAME: NAME matches one of the filter's globs.
+# filter_match NAME: NAME matches one of the filter's globs and none of
+# its "!" globs (no glob without "!": as if "*" were one).
 filter_match() {
 	_fm_ifs=$IFS
 	IFS=,
 	set -f
+	_fm_in=none
+	_fm_out=
 	for _fm in $filter; do
-		# shellcheck disable=SC2254 # the filter is a glob on purpose
-		case $1 in $_fm)
-			IFS=$_fm_ifs
-			set +f
-			return 0
+		case $_fm in
+		!*)
+			# shellcheck disable=SC2254 # the filter is a glob on purpose
+			case $1 in ${_fm#!}) _fm_out=1 ;; esac
+			;;
+		*)
+			[ "$_fm_in" = yes ] || _fm_in=no
+			# shellcheck disable=SC2254 # the filter is a glob on purpose
+			case $1 in $_fm) _fm_in=yes ;; esac
 			;;
 		esac
 	done
 	IFS=$_fm_ifs
 	set +f
-	return 1
+	[ -z "$_fm_out" ] && [ "$_fm_in" != no ]
 }
 
 PATH=$tests/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -154,28 +165,78 @@ tap_filter() {
 	done
 }
 
-# watchdog PID SECS FLAGFILE: kill process group PID after SECS seconds
-# (TERM, then KILL), creating FLAGFILE first. Once PID has exited, kill what
-# is left of its group right away (background jobs a script forgot), so the
-# pipe to tap_filter reaches end of file.
+# group_alive PGID: the processes of group PGID that have not exited, a
+# "PID STATE" line each.
+group_alive() {
+	_ga_pg=$1
+	for _ga in /proc/[0-9]*/stat; do
+		_ga_s=$(cat "$_ga" 2>/dev/null) || continue
+		# After "(comm)", which may hold spaces: state ppid pgrp ...
+		# shellcheck disable=SC2086 # the fields
+		set -- ${_ga_s##*) }
+		if [ "$3" != "$_ga_pg" ] || [ "$1" = Z ]; then
+			continue
+		fi
+		_ga=${_ga#/proc/}
+		echo "${_ga%/stat} $1"
+	done
+}
+
+# stuck_report NAME PID...: where each of the processes PID waits (state,
+# kernel stack), and every blocked task's stack in the kernel log (sysrq
+# w), which the host shows from the console.
+stuck_report() {
+	_sr_name=$1
+	shift
+	for _sr in "$@"; do
+		echo "# $_sr_name: pid $_sr ($(cat "/proc/$_sr/comm" 2>/dev/null))," \
+			"state $(sed 's/.*) \([A-Z]\) .*/\1/' "/proc/$_sr/stat" 2>/dev/null)," \
+			"waits in $(cat "/proc/$_sr/wchan" 2>/dev/null):"
+		sed 's/^/#     /' "/proc/$_sr/stack" 2>/dev/null | head -n 24
+	done
+	{ echo w >/proc/sysrq-trigger; } 2>/dev/null
+}
+
+# watchdog NAME PID SECS FLAGFILE: kill process group PID after SECS
+# seconds (TERM, then KILL), creating FLAGFILE first. Once PID has exited,
+# kill what is left of its group right away (background jobs a script
+# forgot), so the pipe to tap_filter reaches end of file. A process that
+# cannot be killed (stuck in the kernel) would hold that pipe open, and the
+# runner would wait until the host kills the VM, minutes later, with
+# nothing said: then say where it waits and end the run.
 watchdog() {
 	i=0
 	while :; do
-		state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$1/stat" 2>/dev/null)
+		state=$(sed -n 's/^[0-9]* (.*) \([A-Z]\) .*/\1/p' "/proc/$2/stat" 2>/dev/null)
 		if [ -z "$state" ] || [ "$state" = Z ]; then
-			kill -KILL -- "-$1" 2>/dev/null
+			kill -KILL -- "-$2" 2>/dev/null
 			return
 		fi
-		if [ "$i" -ge "$2" ]; then
-			: >"$3"
-			kill -TERM -- "-$1" 2>/dev/null
+		if [ "$i" -ge "$3" ]; then
+			: >"$4"
+			kill -TERM -- "-$2" 2>/dev/null
 			sleep 5
-			kill -KILL -- "-$1" 2>/dev/null
-			return
+			kill -KILL -- "-$2" 2>/dev/null
+			break
 		fi
 		sleep 1
 		i=$((i + 1))
 	done
+	i=0
+	while [ -n "$(group_alive "$2")" ] && [ "$i" -lt 15 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	left=$(group_alive "$2" | cut -d ' ' -f 1)
+	[ -n "$left" ] || return
+	# shellcheck disable=SC2086 # the pids
+	stuck_report "$1" $left
+	echo "Bail out! $1: timed out, and $(echo "$left" | wc -l) of its processes cannot be killed; the run ends here"
+	sync
+	sleep 2
+	# As /init ends a run: power-off where the VM reboots on purpose.
+	[ -n "$boots" ] && poweroff -f
+	reboot -f
 }
 
 # unload_leftovers NAME: remove modules a script left loaded.
@@ -292,7 +353,7 @@ for script in "$tests/$mode"/*.sh; do
 	(cd "$dir" && TMPDIR=$dir && export TMPDIR && exec setsid sh "$script") \
 		>"$fifo" 2>&1 </dev/null &
 	spid=$!
-	watchdog "$spid" "$tmo" "$flag" &
+	watchdog "$name" "$spid" "$tmo" "$flag" &
 	wpid=$!
 	tap_filter "$name" <"$fifo"
 	wait "$spid"

@@ -33,7 +33,8 @@
 #   VM_TIMEOUT         seconds before the whole VM is killed (default 900)
 #   VM_SCRIPT_TIMEOUT  seconds each guest script may run (default 120)
 #   VM_FILTER          globs, separated by commas: run only guest scripts
-#                      whose name matches one
+#                      whose name matches one, and none of the globs
+#                      written "!GLOB" ('!8*': all but 80-89)
 #   VM_APPEND          extra kernel command line arguments
 #   VM_PVH             0: boot KERNEL as is, not its extracted vmlinux
 #   VM_BOOTS           boots the run may take (default 1). Above 1 (make
