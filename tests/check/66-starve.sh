@@ -82,7 +82,17 @@ elif ! mkdir "$GROUP" 2>"$T/err"; then
 		not_ok "[cpu.max] starve test $_i not run" "mkdir $GROUP: $(cat "$T/err")"
 	done
 else
+	# Whatever happens to starve, the group is not left throttled past
+	# starve's own bound (its alarm, about 65 s): a batcher throttled
+	# inside its batch would hold the module, and the runner, for minutes.
+	(
+		sleep 90
+		echo max >"$GROUP/cpu.max"
+	) &
+	deadman=$!
+	_tap_pids="$_tap_pids $deadman"
 	run_starve "[cpu.max] " -c "$GROUP"
+	kill "$deadman" 2>/dev/null
 	# Lifted by starve itself, unless it was killed: a batcher throttled
 	# inside its batch would hold the module for minutes.
 	echo max >"$GROUP/cpu.max"
