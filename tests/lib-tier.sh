@@ -78,6 +78,7 @@ tier_merge() {
 			;;
 		1..[0-9]*) plan=${line#1..} plan=${plan%%[!0-9]*} ;;
 		"#"*) echo "$line" ;;
+		"Bail out!"*) echo "# $line" ;;
 		esac
 	done <"$2"
 	tier_summary=
