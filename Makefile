@@ -356,8 +356,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # (/usr/lib/x86_64-linux-gnu). Its .pc names the library: it goes beside it.
 LIBDIR ?= $(PREFIX)/lib
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-LIB_VERSION := 1.0.0
-LIB_SONAME := libseqring.so.1
+include $(dir $(lastword $(MAKEFILE_LIST)))tools/lib/version.mk
 # Packages (PREFIX=/usr) put udev rules and sysusers.d entries in /usr/lib;
 # the administrator's own go to /etc.
 # systemd units go where Debian bookworm's systemd.pc says

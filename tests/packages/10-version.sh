@@ -6,7 +6,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 17
+plan 18
 
 version=$(cat VERSION)
 like "$version" '^[0-9]+\.[0-9]+\.[0-9]+$' "VERSION holds one version: $version"
@@ -17,6 +17,8 @@ is "seqringctl $version" "$(tools/seqringctl --version)" \
 	"seqringctl --version shows it"
 is "$version" "$(dpkg-parsechangelog -SVersion)" \
 	"debian/changelog has it"
+is "$version" "$(sed -n 's/^version = "\(.*\)"$/\1/p' python/pyproject.toml)" \
+	"python/pyproject.toml has it (python3-seqring's version)"
 
 # The tree's dkms.conf leaves the version to who installs it (dh_dkms -V,
 # make install-dkms), as Debian's DKMS packages do.

@@ -35,7 +35,7 @@ expected="644 etc/modprobe.d/seqring.conf
 644 usr/local/include/linux/seqring.h
 777 usr/local/lib/libseqring.so
 777 usr/local/lib/libseqring.so.1
-644 usr/local/lib/libseqring.so.1.0.0
+644 usr/local/lib/libseqring.so.1.1.0
 644 usr/local/lib/pkgconfig/seqring.pc
 644 usr/local/lib/systemd/system/seqring-journal.service
 644 usr/local/lib/systemd/system/seqring-journal@.service
@@ -86,7 +86,7 @@ expected="644 etc/modprobe.d/seqring.conf
 644 usr/include/linux/seqring.h
 777 usr/lib/libseqring.so
 777 usr/lib/libseqring.so.1
-644 usr/lib/libseqring.so.1.0.0
+644 usr/lib/libseqring.so.1.1.0
 644 usr/lib/pkgconfig/seqring.pc
 644 usr/lib/sysusers.d/seqring.conf
 644 usr/lib/udev/rules.d/60-seqring.rules

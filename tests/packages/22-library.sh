@@ -58,7 +58,7 @@ is 0 $? "a consumer builds with pkg-config's flags alone" || diag "$(cat "$T/cc.
 is '0 42 1 back\040door 0 0 1234' "$(LD_LIBRARY_PATH=$lib "$T/consumer" "$T" 2>&1)" \
 	"... and runs against the installed libseqring.so.1 (parse, escape, open_ring, cursor)"
 is "libseqring.so.1 libseqring.so.1" \
-	"$(readelf -d "$lib/libseqring.so.1.0.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p') $(readelf -d "$T/consumer" |
+	"$(readelf -d "$lib/libseqring.so.1.1.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p') $(readelf -d "$T/consumer" |
 		sed -n 's/.*(NEEDED).*\[\(libseqring[^]]*\)\]/\1/p')" \
 	"soname libseqring.so.1, which the consumer needs"
 

@@ -51,7 +51,7 @@ is "-rw-r--r-- usr/include/libseqring.h
 lrwxrwxrwx usr/lib/$ma/libseqring.so
 -rw-r--r-- usr/lib/$ma/pkgconfig/seqring.pc" "$(contents seqring-dev_${version}_$arch.deb)" \
 	"seqring-dev: the headers, the library's link and seqring.pc"
-is "-rw-r--r-- usr/lib/$ma/libseqring.so.1 -rw-r--r-- usr/lib/$ma/libseqring.so.1.0.0" \
+is "-rw-r--r-- usr/lib/$ma/libseqring.so.1 -rw-r--r-- usr/lib/$ma/libseqring.so.1.1.0" \
 	"$(contents libseqring1_${version}_$arch.deb | sed 's/^l[^ ]*/-rw-r--r--/' | words)" \
 	"libseqring1: the shared library and its soname link"
 
