@@ -28,7 +28,7 @@
 need_producer
 
 CTL=${SEQRINGCTL:-seqringctl}
-CYCLES=30
+CYCLES=10
 
 plan 32
 

@@ -408,6 +408,6 @@ chmod 755 init tests/run tests/demo.sh usr/bin/seqringctl
 # guest everything belongs to root.)
 mkdir -p "$(dirname "$out")"
 find . -mindepth 1 | LC_ALL=C sort |
-	cpio -o -H newc -R 0:0 --quiet | gzip -6n >"$out.tmp"
+	cpio -o -H newc -R 0:0 --quiet | gzip -1n >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: $out ($(du -k "$out" | cut -f1) KiB, mode $mode)"
