@@ -18,7 +18,8 @@
 #              (sched_rt_runtime_us; skipped where that is off, as the
 #              busy loop would then own the CPU for good);
 #   [cpu.max]  the batcher in a cgroup v2 group whose cpu.max gives it 1 ms
-#              a second (skipped where the cpu controller is missing).
+#              a second (skipped where the cpu controller is missing, and
+#              before 5.15: see below).
 # The ring holds 1M readings, so that a batch of 64K is stored whole: the
 # longer its store, the likelier the batcher is stopped inside it.
 
@@ -64,6 +65,19 @@ if [ "${rt_runtime:--1}" -lt 0 ]; then
 	done
 else
 	run_starve "[fifo] " -f
+fi
+
+if ! kernel_at_least 5 15; then
+	# Seen twice, never on 6.1 or later: both 5.10 VMs of CI's run of
+	# a99dff9, and 1 of 26 runs of this part on 5.10 here, stopped in
+	# this part with both vCPUs busy, no lockup or RCU stall report and
+	# no user space running again (the runner's watchdog did not), until
+	# the host killed the VM. Cause not found: doc/testing.md.
+	for _i in 1 2 3; do
+		skip "[cpu.max] starve test $_i" "the cpu.max adversary wedged 5.10 guests (doc/testing.md, 66-starve)"
+	done
+	check_unload "unload seqring.ko"
+	done_testing
 fi
 
 # cgroup v2 with the cpu controller: the guest's /init mounts no cgroups.
