@@ -182,16 +182,13 @@ group_alive() {
 	done
 }
 
-# stuck_report NAME PID...: where each of the processes PID waits (state,
-# kernel stack), and every blocked task's stack in the kernel log (sysrq
-# w), which the host shows from the console.
+# stuck_report NAME < "PID STATE" lines (group_alive's): where each of
+# those processes waits (kernel stack), and every blocked task's stack in
+# the kernel log (sysrq w), which the host shows from the console.
 stuck_report() {
-	_sr_name=$1
-	shift
-	for _sr in "$@"; do
-		echo "# $_sr_name: pid $_sr ($(cat "/proc/$_sr/comm" 2>/dev/null))," \
-			"state $(sed 's/.*) \([A-Z]\) .*/\1/' "/proc/$_sr/stat" 2>/dev/null)," \
-			"waits in $(cat "/proc/$_sr/wchan" 2>/dev/null):"
+	while read -r _sr _sr_state; do
+		echo "# $1: pid $_sr ($(cat "/proc/$_sr/comm" 2>/dev/null))," \
+			"state $_sr_state, waits in $(cat "/proc/$_sr/wchan" 2>/dev/null):"
 		sed 's/^/#     /' "/proc/$_sr/stack" 2>/dev/null | head -n 24
 	done
 	{ echo w >/proc/sysrq-trigger; } 2>/dev/null
@@ -227,10 +224,9 @@ watchdog() {
 		sleep 1
 		i=$((i + 1))
 	done
-	left=$(group_alive "$2" | cut -d ' ' -f 1)
+	left=$(group_alive "$2")
 	[ -n "$left" ] || return
-	# shellcheck disable=SC2086 # the pids
-	stuck_report "$1" $left
+	echo "$left" | stuck_report "$1"
 	echo "Bail out! $1: timed out, and $(echo "$left" | wc -l) of its processes cannot be killed; the run ends here"
 	sync
 	sleep 2
