@@ -77,8 +77,11 @@
  *      stores to the slot come before this one's, and nobody stores the
  *      slot until s is published in turn (reserve-free.litmus).
  *   2. loads the slot array (slots_for:A) and raises oldest_seq past
- *      s - capacity (a relaxed cmpxchg), smp_wmb() (push_chunk:B), marks
- *      the slot (s | SLOT_BUSY, WRITE_ONCE()), smp_wmb() (push_chunk:C);
+ *      s - capacity (a relaxed cmpxchg), smp_wmb() (push_chunk:B; an
+ *      smp_mb() when it found oldest_seq raised by another producer
+ *      instead of raising it itself: only a full barrier orders another
+ *      CPU's store before this one's), marks the slot (s | SLOT_BUSY,
+ *      WRITE_ONCE()), smp_wmb() (push_chunk:C);
  *   3. copies the reading, then smp_store_release(&slot->seq, s)
  *      (slot_fill:A; a persistent ring's checksum before it,
  *      persist-crc.litmus);
@@ -164,7 +167,9 @@
  * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
  * changes oldest_seq and cleared together, inside a stats_seq write
  * section under clear_lock; it reads next_seq with acquire (clear:A), as
- * readers do, and raises oldest_seq by cmpxchg, as producers do, so that
+ * readers do, then a full barrier (clear:B: the producer's next_seq it
+ * read before its own stores, for readers of the counters), and raises
+ * oldest_seq by cmpxchg, as producers do, so that
  * what they dropped first is not counted cleared, and oldest_seq never
  * goes down (clear-raise.litmus); readers of the counters keep a snapshot
  * only from one side of a CLEAR, and never see more cleared than pushed
@@ -610,19 +615,26 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_freeze);
 
 /*
  * Move oldest_seq up to @seq, unless it is there already: everything
- * below @seq is dropped (or cleared). Relaxed: the smp_wmb() before the
- * slots are marked orders it (LMM(seqring_ring_push_chunk:B)). Bounded:
- * the cmpxchg fails only when another context raised oldest_seq, and the
- * loop ends once it is at @seq or above.
+ * below @seq is dropped (or cleared). Relaxed: the caller orders it
+ * (LMM(seqring_ring_push_chunk:B)). Bounded: the cmpxchg fails only when
+ * another context raised oldest_seq, and the loop ends once it is at @seq
+ * or above.
+ *
+ * Return: true when this call did not store oldest_seq itself but found it
+ * at @seq or above, raised by another context: a barrier that orders this
+ * CPU's own stores does not then order that one, and the caller needs a
+ * full one (store-validate.litmus).
  */
-static __always_inline void seqring_ring_drop_before(struct seqring_ring *ring,
+static __always_inline bool seqring_ring_drop_before(struct seqring_ring *ring,
 						     u64 seq)
 {
 	s64 old = atomic64_read(ring->oldest_seq);
 
-	while (old < seq &&
-	       !atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
-		;
+	while (old < seq) {
+		if (atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -738,36 +750,38 @@ seqring_ring_reserve(struct seqring_ring *ring, u32 cap, unsigned int n,
 
 /*
  * The slot array to store the readings of a reservation that ends before
- * @end in,
- * loaded again after the reservation (see seqring_ring_resize()), and
- * oldest_seq moved past what they overwrite there. @pre is the array the
- * reservation was checked against. If a resize replaced it in between,
- * the new array takes them only if its slots are free too (its capacity
- * may be smaller); else they go into @pre, checked, from where the
- * resize's copy takes them (it waits for this section). Interrupts off, in
- * the section that stores them.
+ * @end in, loaded again after the reservation (see seqring_ring_resize()),
+ * and oldest_seq moved past what they overwrite there. @pre is the array
+ * the reservation was checked against. If a resize replaced it in
+ * between, the new array takes them only if its slots are free too (its
+ * capacity may be smaller); else they go into @pre, checked, from where
+ * the resize's copy takes them (it waits for this section). Interrupts
+ * off, in the section that stores them. *@others: as
+ * seqring_ring_drop_before() returns, or false when nothing is dropped.
  */
 static __always_inline struct seqring_slots *
 seqring_ring_slots_for(struct seqring_ring *ring, struct seqring_slots *pre,
-		       u64 end)
+		       u64 end, bool *others)
 {
 	/* LMM(seqring_ring_slots_for:A): the resize's cut, resize-cut.litmus. */
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
 	u64 limit;
 
+	*others = false;
 	if (unlikely(slots != pre)) {
 		/* As LMM(seqring_ring_reserve:B) and :C. */
 		limit = min_t(u64, atomic64_read_acquire(ring->next_seq),
 			      smp_load_acquire(&ring->mig_seq));
 		if (end > limit + slots->capacity) {
 			/* Overwritten there at once, if the new one is smaller. */
-			seqring_ring_drop_before(ring, end > slots->capacity ?
-						 end - slots->capacity : 0);
+			if (end > slots->capacity)
+				*others = seqring_ring_drop_before(ring,
+						end - slots->capacity);
 			slots = pre;
 		}
 	}
 	if (end > slots->capacity)
-		seqring_ring_drop_before(ring, end - slots->capacity);
+		*others |= seqring_ring_drop_before(ring, end - slots->capacity);
 	return slots;
 }
 
@@ -1001,6 +1015,7 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	unsigned long flags;
 	u64 seq, t = stamp;
 	u32 idx, first;
+	bool others;
 	int ret = 0;
 
 	local_irq_save(flags);
@@ -1019,13 +1034,20 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 		goto out;
 	}
 	seqring_hook(ring, SEQRING_HOOK_RESERVED);
-	slots = seqring_ring_slots_for(ring, pre, seq + k);
+	slots = seqring_ring_slots_for(ring, pre, seq + k, &others);
 	/*
 	 * LMM(seqring_ring_push_chunk:B): oldest_seq raised before the slots
 	 * are marked, so a reader whose check fails on a mark finds it past
-	 * the reading it wanted (store-validate.litmus).
+	 * the reading it wanted (store-validate.litmus). When this producer
+	 * found it raised by another context instead of storing it, only a
+	 * full barrier carries that store along (cumulativity); that is
+	 * rare: a producer raises it itself in a ring that is full, unless
+	 * another one, reserving after it, got there first.
 	 */
-	smp_wmb();
+	if (unlikely(others))
+		smp_mb();
+	else
+		smp_wmb();
 	div_u64_rem(seq, slots->capacity, &first);
 	for (i = 0, idx = first; i < k; i++) {
 		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {
@@ -1231,11 +1253,17 @@ int seqring_ring_clear(struct seqring_ring *ring)
 	raw_spin_lock(&ring->clear_lock);
 	/*
 	 * LMM(seqring_ring_clear:A): an acquire, as any reader's, pairing
-	 * with the publish's cmpxchg: what it clears was published, and a
-	 * reader of the counters that sees the clear sees next_seq at least
-	 * where the clear read it (clear-stats.litmus).
+	 * with the publish's cmpxchg: what it clears was published.
 	 */
 	next = seqring_ring_next_seq(ring);
+	/*
+	 * LMM(seqring_ring_clear:B): a full barrier, not only the acquire:
+	 * next_seq was stored by a producer's publish, and a reader of the
+	 * counters that sees this clear's cleared must see that next_seq too
+	 * (cumulativity); else it could count more cleared than pushed
+	 * (clear-stats.litmus). CLEARs are rare.
+	 */
+	smp_mb();
 	oldest = atomic64_read(ring->oldest_seq);
 	/*
 	 * Producers may raise oldest_seq meanwhile (dropping readings), so
