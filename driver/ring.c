@@ -769,14 +769,15 @@ seqring_ring_slots_for(struct seqring_ring *ring, struct seqring_slots *pre,
 
 	*others = false;
 	if (unlikely(slots != pre)) {
-		/* As LMM(seqring_ring_reserve:B) and :C. */
-		limit = min_t(u64, atomic64_read_acquire(ring->next_seq),
-			      smp_load_acquire(&ring->mig_seq));
+		/* An acquire, as LMM(seqring_ring_reserve:B). */
+		limit = atomic64_read_acquire(ring->next_seq);
+		/* An acquire, as LMM(seqring_ring_reserve:C). */
+		limit = min(limit, smp_load_acquire(&ring->mig_seq));
 		if (end > limit + slots->capacity) {
 			/* Overwritten there at once, if the new one is smaller. */
 			if (end > slots->capacity)
-				*others = seqring_ring_drop_before(ring,
-						end - slots->capacity);
+				*others = seqring_ring_drop_before(ring, end -
+								   slots->capacity);
 			slots = pre;
 		}
 	}
@@ -1045,9 +1046,9 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	 * another one, reserving after it, got there first.
 	 */
 	if (unlikely(others))
-		smp_mb();
+		smp_mb();	/* LMM(seqring_ring_push_chunk:B), above */
 	else
-		smp_wmb();
+		smp_wmb();	/* LMM(seqring_ring_push_chunk:B), above */
 	div_u64_rem(seq, slots->capacity, &first);
 	for (i = 0, idx = first; i < k; i++) {
 		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {

@@ -76,6 +76,8 @@
 #include "kmod_ctl.h"
 
 #define NMI_CMD_MAX		128
+/* What separates the words of a command (echo adds a newline). */
+#define NMI_SEP			" \t\n"
 #define CH_TASK			1000
 #define CH_IRQ			2000
 #define CH_NMI			3000
@@ -99,6 +101,7 @@ static const char * const hook_names[] = {
 	[SEQRING_HOOK_MIGRATE]	= "migrate",
 	[SEQRING_HOOK_CLEAR]	= "clear",
 };
+
 #define NR_POINTS	ARRAY_SIZE(hook_names)
 
 /*
@@ -187,6 +190,7 @@ static int nmi_handler(unsigned int type, struct pt_regs *regs)
 		nmi_push(&c->hook[point], CH_HOOK + 100 * point + cpu,
 			 "hook-nmi");
 		WRITE_ONCE(c->hook_point, -1);
+		/* The push before: pairs with the acquire in nmi_hook(). */
 		smp_store_release(&c->hook_done, true);
 		return NMI_HANDLED;
 	}
@@ -422,9 +426,9 @@ static void nmi_reset(void)
 
 static int nmi_run(char *cmd)
 {
-	char *verb = strsep(&cmd, " \n");
-	char *arg1 = strsep(&cmd, " \n");
-	char *arg2 = strsep(&cmd, " \n");
+	char *verb = strsep(&cmd, NMI_SEP);
+	char *arg1 = strsep(&cmd, NMI_SEP);
+	char *arg2 = strsep(&cmd, NMI_SEP);
 	unsigned long points;
 	unsigned int n;
 	int err;

@@ -48,7 +48,7 @@ static int child(int fd)
 int main(int argc, char **argv)
 {
 	const struct seqring_mmap_meta *meta;
-	const _Atomic __u64 *flags, *next_seq;
+	const atomic_ullong *flags, *next_seq;
 	struct timespec pause = { 0, 200 * 1000 * 1000 };
 	long page = sysconf(_SC_PAGESIZE);
 	__u64 n1 = 0, n2 = 0;
@@ -67,8 +67,8 @@ int main(int argc, char **argv)
 	meta = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
 	if (meta == MAP_FAILED)
 		tap_bail("mmap %s: %s", argv[1], strerror(errno));
-	flags = (const _Atomic __u64 *)&meta->flags;
-	next_seq = (const _Atomic __u64 *)&meta->next_seq;
+	flags = (const atomic_ullong *)&meta->flags;
+	next_seq = (const atomic_ullong *)&meta->next_seq;
 
 	pid = fork();
 	if (pid < 0)
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	nanosleep(&pause, NULL);
 	n2 = atomic_load_explicit(next_seq, memory_order_acquire);
 	if (!tap_result(gone && n1 == n2,
-			"no reading comes after GONE: next_seq loaded after it stays, 200 ms later"))
+			"no reading after GONE: next_seq loaded after it stays, 200 ms later"))
 		tap_diag("expected next_seq %llu, got %llu", (unsigned long long)n1,
 			 (unsigned long long)n2);
 	if (!gone)

@@ -523,7 +523,7 @@ int main(int argc, char **argv)
 		tap_diag("%llu pushes failed, %llu with ENOBUFS%s", wfail, wnobufs,
 			 ok ? "" : "; a writer died or ran out of time");
 	if (wnobufs)
-		tap_diag("%llu pushes failed with ENOBUFS: a ring smaller than the readings being stored at once",
+		tap_diag("%llu pushes failed with ENOBUFS: no free slot (a small ring)",
 			 wnobufs);
 
 	for (i = 0; i < nconsumers; i++) {

@@ -88,9 +88,9 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long long rounds = 0, invisible = 0, still = 0, first = 0;
+	unsigned long long rounds = 0, invisible = 0, still = 0, first;
 	const struct seqring_mmap_meta *meta;
-	const _Atomic __u64 *next_seq;
+	const atomic_ullong *next_seq;
 	pthread_t thread;
 	double seconds, end;
 	long page = sysconf(_SC_PAGESIZE);
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 	meta = mmap(NULL, page, PROT_READ, MAP_SHARED, fds[0], 0);
 	if (meta == MAP_FAILED)
 		tap_bail("mmap %s: %s", device, strerror(errno));
-	next_seq = (const _Atomic __u64 *)&meta->next_seq;
+	next_seq = (const atomic_ullong *)&meta->next_seq;
 	first = atomic_load_explicit(next_seq, memory_order_acquire);
 
 	pin(0);
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 		tap_diag("a PUSH failed: %s", strerror(push_errno));
 	if (!tap_result(!invisible,
 			"once both pushes returned, both readings were visible, every round"))
-		tap_diag("expected 0 rounds with a reading invisible, got %llu (%llu of them still invisible 20 ms later)",
+		tap_diag("expected 0 rounds with one invisible, got %llu (%llu still 20 ms later)",
 			 invisible, still);
 	return tap_finish();
 }
