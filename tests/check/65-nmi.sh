@@ -4,8 +4,9 @@
 # Pushes from NMI (tests/kmod/seqring_nmi.c; x86: NMIs through the local
 # APIC, an NMI_LOCAL handler that pushes with seqring_push()):
 #   - a storm: on every CPU a kthread and a hard hrtimer push while NMIs
-#     land on every CPU, each NMI pushing too; every NMI sent is handled,
-#     and pushed from, on every CPU; then every reading is there once,
+#     land on every CPU, each NMI pushing too; NMIs are handled, and
+#     pushed from, on every CPU, and none is of unknown reason (x86 merges
+#     an NMI sent while one is pending); then every reading is there once,
 #     intact, in order: each producer's values 1..n in sequence order, its
 #     label, consecutive sequence numbers, total = the readings the
 #     producers stored, lost = the pushes that failed;
@@ -38,7 +39,7 @@ x86_64) ;;
 	;;
 esac
 
-plan 26
+plan 28
 
 nctl() {
 	"$BIN/ctl" "$NMI/control" "$*"
@@ -110,13 +111,15 @@ verify() {
 
 check_load "load seqring.ko"
 check "load seqring_nmi.ko" insmod "$NMI_KO"
-is ok "$(nctl create nmi 1048576)" "create ring nmi of 1048576 readings"
+is ok "$(nctl create nmi 262144)" "create ring nmi of 262144 readings"
 
 # --- the storm ---------------------------------------------------------------
+kmsg_mark nmi-storm
 is ok "$(nctl storm 1500)" "storm: 1.5 s of pushes from kthreads, hard interrupts and NMIs on every CPU"
 cpus=$(awk '$1 == "nmi-cpu" { n++ } END { print n + 0 }' "$NMI/status")
-sent=$(awk '$1 == "nmi-cpu" && $4 > 0 && $4 == $6 { n++ } END { print n + 0 }' "$NMI/status")
-is "$cpus" "$sent" "every CPU handled every NMI sent to it, and got some"
+sent=$(awk '$1 == "nmi-cpu" && $4 > 0 && $6 > 0 && $6 <= $4 { n++ } END { print n + 0 }' "$NMI/status")
+is "$cpus" "$sent" "every CPU was sent NMIs and handled them"
+is "" "$(dmesg_since nmi-storm | grep 'NMI received for unknown reason')" "no NMI of unknown reason"
 diag "$(grep nmi-cpu "$NMI/status" | tr '\n' ';')"
 got=0
 for c in $(awk '$1 == "nmi" { print $2 }' "$NMI/status"); do
@@ -131,18 +134,21 @@ listing /sys/kernel/debug/seqring-nmi/readings >"$T/storm"
 is "" "$(verify "$T/storm")" \
 	"every reading once, intact, in order: values 1..n and the label of each producer, consecutive sequence numbers"
 
+is ok "$(nctl destroy)" "destroy ring nmi"
+
 # --- an NMI at each step of the writer ----------------------------------------
-is ok "$(nctl hook all)" "hook: an NMI at each step of the writer, on the CPU standing there"
-"$CTL" -d /dev/seqring-nmi push -c 7 -l single 1 >/dev/null &&
-	"$CTL" -d /dev/seqring-nmi push -c 7 -l single 2 >/dev/null
+nctl create hook 4096 >/dev/null
+is ok "$(nctl hook all)" "ring hook: an NMI at each step of the writer, on the CPU standing there"
+"$CTL" -d /dev/seqring-hook push -c 7 -l single 1 >/dev/null &&
+	"$CTL" -d /dev/seqring-hook push -c 7 -l single 2 >/dev/null
 is 0 $? "two PUSHes"
-"$CTL" -d /dev/seqring-nmi push -c 8 -l batch $(seq 1 100) >/dev/null
+"$CTL" -d /dev/seqring-hook push -c 8 -l batch $(seq 1 100) >/dev/null
 is 0 $? "a PUSH_BATCH of 100"
-echo 2097152 >/sys/class/misc/seqring-nmi/capacity
-is 0 $? "resize to 2097152 (with readings pushed during its copy)"
-listing /sys/kernel/debug/seqring-nmi/readings | awk '$3 < 7 || $3 > 8' >"$T/hooked"
+echo 8192 >/sys/class/misc/seqring-hook/capacity
+is 0 $? "resize to 8192 (with readings pushed during its copy)"
+listing /sys/kernel/debug/seqring-hook/readings | awk '$3 < 7 || $3 > 8' >"$T/hooked"
 is "" "$(verify "$T/hooked")" "after them, every reading once, intact, in order (the NMIs' too)"
-"$BIN/clear_ring" /dev/seqring-nmi
+"$BIN/clear_ring" /dev/seqring-hook
 is 0 $? "CLEAR"
 for p in $POINTS; do
 	r=$(point "$p" raised) l=$(point "$p" landed) t=$(point "$p" timeouts)
@@ -156,10 +162,10 @@ done
 is "0 0" "$(status_sum enobufs hook) $(status_sum other hook)" \
 	"in a ring with free slots, every push from those NMIs was stored"
 # shellcheck disable=SC2046 # the five fields
-set -- $(ring_stats nmi)
+set -- $(ring_stats hook)
 is "$3" "$(($2 + $4 + $5))" "total = count + dropped + cleared ($3 = $2 + $4 + $5)"
 is ok "$(nctl unhook)" "unhook"
-is ok "$(nctl destroy)" "destroy ring nmi"
+is ok "$(nctl destroy)" "destroy ring hook"
 
 # --- no free slot -------------------------------------------------------------
 nctl create tiny 16 >/dev/null

@@ -88,8 +88,8 @@
 /* How often the storm's sender raises NMIs, and its timers fire. */
 #define STORM_NMI_US		50
 #define STORM_IRQ_US		100
-/* Pushes a storm's kthread makes at most: a ring of 1M holds them all. */
-#define STORM_TASK_MAX		200000
+/* Pushes a storm's kthread makes at most: a ring of 256K holds them all. */
+#define STORM_TASK_MAX		50000
 
 static const char * const hook_names[] = {
 	[SEQRING_HOOK_RESERVED]	= "reserved",
@@ -169,8 +169,10 @@ static void nmi_push(struct nmi_count *c, u32 channel, const char *label)
 #ifdef CONFIG_X86
 /*
  * Every NMI this module sends lands here, on the CPU it was sent to; it
- * claims only those (nmi_sent counts them; NMIs that arrive while one is
- * pending merge into it, so one run may take several).
+ * claims one a run, while fewer runs than NMIs sent were claimed. x86
+ * merges an NMI sent while another is pending into it, so a claim may
+ * be left over, and a later NMI of another source taken for ours: in this
+ * test VM there is none but the backtrace one, whose handler runs first.
  */
 static int nmi_handler(unsigned int type, struct pt_regs *regs)
 {
@@ -178,9 +180,9 @@ static int nmi_handler(unsigned int type, struct pt_regs *regs)
 	unsigned int cpu = smp_processor_id();
 	int point = READ_ONCE(c->hook_point);
 
-	if (READ_ONCE(c->nmi_handled) == READ_ONCE(c->nmi_sent))
+	if (READ_ONCE(c->nmi_handled) >= READ_ONCE(c->nmi_sent))
 		return NMI_DONE;
-	WRITE_ONCE(c->nmi_handled, READ_ONCE(c->nmi_sent));
+	WRITE_ONCE(c->nmi_handled, c->nmi_handled + 1);
 	if (point >= 0) {
 		/*
 		 * The writer stands at @point on this CPU, interrupted: push
