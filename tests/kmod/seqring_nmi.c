@@ -25,6 +25,15 @@
  *                          context, so that the copy after the swap has
  *                          readings to copy
  *   unhook                 stop that
+ *   pair MS                for MS milliseconds, two kthreads on the first
+ *                          two CPUs push one reading each at the same
+ *                          moment, round after round (they meet at a
+ *                          barrier before and after): once both pushes
+ *                          returned, both readings must be published
+ *                          (next_seq past them), with no further push.
+ *                          Counts the rounds, those where one was not, and
+ *                          those where it still was not 20 ms later. The
+ *                          ring must be fresh: nobody else pushes
  *
  * Every reading pushed says who pushed it: channel, label, and a value
  * that counts that producer's stored readings from 1, so a consumer can
@@ -559,6 +568,88 @@ static void nmi_reset(void)
 	memset(&resize_count, 0, sizeof(resize_count));
 }
 
+/* The pair's two producers and what they saw. */
+static struct {
+	atomic_t gate;		/* the round the producers may push in */
+	atomic_t done;		/* pushes of the round returned */
+	bool stop;
+	int err;
+	u64 rounds;
+	u64 invisible;
+	u64 still;
+} pair;
+
+static int pair_producer(void *data)
+{
+	unsigned long second = (unsigned long)data;
+	int round = 0, err;
+
+	while (!READ_ONCE(pair.stop)) {
+		/* Both spin to the gate: they push within a few cycles. */
+		while (atomic_read_acquire(&pair.gate) == round)
+			if (READ_ONCE(pair.stop))
+				goto out;
+		round++;
+		err = seqring_push(nmi_ring, 1 + second, round, "pair");
+		if (err)
+			WRITE_ONCE(pair.err, err);
+		atomic_inc_return_release(&pair.done);
+	}
+out:
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int pair_run(unsigned int ms)
+{
+	struct seqring_ring *ring = &nmi_ring->ring;
+	struct task_struct *t[2] = {};
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	u64 first = atomic64_read_acquire(ring->next_seq), want;
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	unsigned long i;
+	int err = 0, r;
+
+	if (num_online_cpus() < 2)
+		return -EOPNOTSUPP;
+	memset(&pair, 0, sizeof(pair));
+	for (i = 0; i < 2; i++) {
+		t[i] = kthread_create_on_cpu(pair_producer, (void *)i, cpu,
+					     "seqring_pair/%u");
+		if (IS_ERR(t[i])) {
+			err = PTR_ERR(t[i]);
+			t[i] = NULL;
+			goto out;
+		}
+		wake_up_process(t[i]);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+	}
+	for (r = 1; time_before(jiffies, end) && !READ_ONCE(pair.err); r++) {
+		atomic_set_release(&pair.gate, r);
+		while (atomic_read_acquire(&pair.done) != 2 * r)
+			cpu_relax();
+		/* Both pushes returned: both readings are published. */
+		want = first + 2 * r;
+		if (atomic64_read_acquire(ring->next_seq) < want) {
+			WRITE_ONCE(pair.invisible, pair.invisible + 1);
+			msleep(20);
+			if (atomic64_read_acquire(ring->next_seq) < want)
+				WRITE_ONCE(pair.still, pair.still + 1);
+		}
+		WRITE_ONCE(pair.rounds, pair.rounds + 1);
+		if (!(r % 1024))
+			cond_resched();
+	}
+	err = READ_ONCE(pair.err);
+out:
+	WRITE_ONCE(pair.stop, true);
+	for (i = 0; i < 2; i++)
+		if (t[i])
+			kthread_stop(t[i]);
+	return err;
+}
+
 static int nmi_run(char *cmd)
 {
 	char *verb = strsep(&cmd, NMI_SEP);
@@ -591,6 +682,11 @@ static int nmi_run(char *cmd)
 		seqring_destroy(nmi_ring);
 		nmi_ring = NULL;
 		return 0;
+	}
+	if (!strcmp(verb, "pair")) {
+		if (!arg1 || kstrtouint(arg1, 0, &n))
+			return -EINVAL;
+		return pair_run(n);
 	}
 	if (!strcmp(verb, "storm")) {
 		if (!arg1 || kstrtouint(arg1, 0, &n))
@@ -654,6 +750,9 @@ static int nmi_status_show(struct seq_file *m, void *unused)
 			   (s64)atomic64_read(&hook_count[i].timeouts));
 	}
 	status_count(m, "resize", CH_RESIZE, &resize_count);
+	seq_printf(m, "pair rounds %llu invisible %llu still %llu\n",
+		   READ_ONCE(pair.rounds), READ_ONCE(pair.invisible),
+		   READ_ONCE(pair.still));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nmi_status);
