@@ -22,7 +22,7 @@
 NMI_KO=$MODDIR/seqring_nmi.ko
 NMI=/sys/kernel/debug/seqring_nmi
 
-plan 10
+plan 11
 
 secs=$(sed -n 's/.*seqringtest\.two_producers_s=\([0-9]*\).*/\1/p' /proc/cmdline)
 secs=${secs:-10}
@@ -35,8 +35,8 @@ if [ ! -f "$NMI_KO" ]; then
 fi
 check_load "load seqring.ko again"
 check "load seqring_nmi.ko" insmod "$NMI_KO"
-is ok "$("$BIN/ctl" "$NMI/control" create pair 4096)" "create ring pair, nobody else pushes into it"
-is ok "$("$BIN/ctl" "$NMI/control" pair $((secs * 1000)))" \
+is ok "$("$BIN/ctl" "$NMI/control" "create pair 4096")" "create ring pair, nobody else pushes into it"
+is ok "$("$BIN/ctl" "$NMI/control" "pair $((secs * 1000))")" \
 	"in the kernel: two kthreads push one reading each at the same moment for $secs s"
 # shellcheck disable=SC2046 # the fields of the pair's status line
 set -- $(grep '^pair ' "$NMI/status")
@@ -47,7 +47,7 @@ else
 	not_ok "in the kernel: once both pushes returned, both readings were published, every round" \
 		"rounds '$3', expected 0 with one unpublished, got '$5' ('$7' still 20 ms later)"
 fi
-"$BIN/ctl" "$NMI/control" destroy >/dev/null
+"$BIN/ctl" "$NMI/control" "destroy" >/dev/null
 check "rmmod seqring_nmi" rmmod seqring_nmi
 check_unload "unload seqring.ko"
 done_testing

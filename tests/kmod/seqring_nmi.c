@@ -168,6 +168,20 @@ static struct {
 } hook_count[NR_POINTS];
 static struct nmi_count resize_count;
 
+/*
+ * A kthread bound to @cpu, not started (kthread_create_on_cpu() is not
+ * exported before 5.11).
+ */
+static struct task_struct *kthread_on(int (*fn)(void *), void *data,
+				      unsigned int cpu, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, data, "%s/%u", name, cpu);
+
+	if (!IS_ERR(t))
+		kthread_bind(t, cpu);
+	return t;
+}
+
 /* Push for a producer and count what happened. */
 static void nmi_push(struct nmi_count *c, u32 channel, const char *label)
 {
@@ -494,7 +508,7 @@ static int storm(unsigned int ms)
 	for_each_online_cpu(cpu) {
 		struct nmi_cpu *c = per_cpu_ptr(&nmi_cpu, cpu);
 
-		task = kthread_create_on_cpu(storm_task, c, cpu, "seqring_nmi/%u");
+		task = kthread_on(storm_task, c, cpu, "seqring_nmi");
 		if (IS_ERR(task)) {
 			err = PTR_ERR(task);
 			goto out;
@@ -662,7 +676,7 @@ static int pair_run(unsigned int ms)
 	init_completion(&pair.led);
 	pair.end = jiffies + msecs_to_jiffies(ms);
 	for (i = 0; i < 2; i++) {
-		t[i] = kthread_create_on_cpu(fn[i], NULL, cpu, "seqring_pair/%u");
+		t[i] = kthread_on(fn[i], NULL, cpu, "seqring_pair");
 		if (IS_ERR(t[i])) {
 			err = PTR_ERR(t[i]);
 			t[i] = NULL;
