@@ -30,11 +30,26 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 all: modules tool progs extmod samples
 
+# The module's BTF, which BPF programs call its kfuncs through: kbuild
+# makes it where the headers let it, module-btf.sh where they do not
+# (Debian's 6.1: no vmlinux, no resolve_btfids; README, "From a BPF
+# program"). RESOLVE_BTFIDS: a resolve_btfids for a kernel whose kbuild
+# has none; by default the one tests/vm/resolve-btfids.sh built, if any.
+SEQRING_CACHE ?= /var/cache/seqring
+# The release as `uname -r` says it (Debian's kernel.release is the
+# upstream version).
+KRELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+RESOLVE_BTFIDS ?= $(lastword $(wildcard $(SEQRING_CACHE)/resolve_btfids/$(shell \
+	echo $(KRELEASE) | cut -d. -f1,2)-*/resolve_btfids))
+
 modules:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': install the" \
 		"headers of Linux $(KVER) (apt-get install linux-headers-$(KVER))," \
 		"run 'make deps', or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(if $(RESOLVE_BTFIDS),RESOLVE_BTFIDS=$(RESOLVE_BTFIDS)) \
+		./module-btf.sh $(KDIR) $(KRELEASE) seqring.ko
 
 # A module outside the tree, built against it as README tells a driver
 # author: this tree's include/ and the Module.symvers `modules` leaves.
