@@ -496,10 +496,11 @@ uninstall:
 # VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
 	samples/Kbuild $(filter-out %.mod.c samples/mmap-consumer.c,$(wildcard samples/*.[ch])) \
-	include/uapi/linux/seqring.h include/linux/seqring.h
+	include/uapi/linux/seqring.h include/linux/seqring.h include/bpf/seqring.bpf.h
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
-# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD). The
+# dkms-postbuild.sh and module-btf.sh are the programs: dkms runs them
+# (POST_BUILD, MAKE). The
 # userspace sample, samples/mmap-consumer.c, is not the module's.
 install-dkms:
 ifeq ($(DESTDIR),)
@@ -510,6 +511,7 @@ endif
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
 	install -D -m 0755 dkms-postbuild.sh $(DESTDIR)$(DKMS_DIR)/dkms-postbuild.sh
+	install -D -m 0755 module-btf.sh $(DESTDIR)$(DKMS_DIR)/module-btf.sh
 	sed -i 's/#MODULE_VERSION#/$(SEQRING_VERSION)/g' $(DESTDIR)$(DKMS_DIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)

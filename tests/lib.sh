@@ -533,7 +533,8 @@ journal_entries() {
 # samples/mmap-consumer.c are not the module's.
 dkms_sources() {
 	printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
-		include/uapi/linux/seqring.h include/linux/seqring.h
+		include/uapi/linux/seqring.h include/linux/seqring.h \
+		include/bpf/seqring.bpf.h
 	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$\|/mmap-consumer\.c$'
 }
 

@@ -77,6 +77,8 @@ for t in $TYPES; do
 	fi
 done
 
+diag "ring bpf: count $(cat /sys/class/misc/seqring-bpf/count) total $(cat /sys/class/misc/seqring-bpf/total)" \
+	"$(seqringctl -d /dev/seqring-bpf dump 2>&1 | head -n 3)"
 cat /sys/kernel/debug/seqring/bpf >"$T/bs"
 is "0 0" "$(kvs "$T/bs" refused bad_label)" \
 	"debugfs seqring/bpf: no push refused, no bad label"

@@ -246,6 +246,9 @@ static int read_back(const char *name, int t, unsigned long pushed)
 			}
 		}
 	}
+	if (!got)
+		fprintf(stderr, "bpf_push: last read of %s: %zd (%s)\n", dev, n,
+			n < 0 ? strerror(errno) : "end");
 	if (n < 0 && errno != EAGAIN) {
 		fprintf(stderr, "bpf_push: read %s: %s\n", dev, strerror(errno));
 		bad++;
