@@ -195,8 +195,6 @@ DEFINE_SHOW_ATTRIBUTE(seqring_bpf_stats);
 
 #ifdef SEQRING_HAVE_KFUNCS
 
-seqring_bpf_kfunc_start();
-
 /**
  * seqring_bpf_ring_get - a handle to the ring of that name
  * @name: the ring's name as seqring_create() got it, "" for /dev/seqring
@@ -350,8 +348,6 @@ __bpf_kfunc int seqring_bpf_destroy(const char *name, u32 name__sz)
 	return 0;
 }
 
-seqring_bpf_kfunc_end();
-
 BTF_KFUNCS_START(seqring_kfunc_ids)
 BTF_ID_FLAGS(func, seqring_bpf_ring_get, KF_ACQUIRE | KF_RET_NULL)
 BTF_ID_FLAGS(func, seqring_bpf_ring_put, KF_RELEASE)
@@ -381,10 +377,10 @@ static const char *seqring_bpf_unusable(void)
 	return "the kernel has no BTF for modules (CONFIG_DEBUG_INFO_BTF_MODULES)";
 #endif
 	if (!seqring_kfunc_ids.cnt)
-		return "the module's kfunc IDs were not resolved at build time (no resolve_btfids)";
+		return "its kfunc IDs were not resolved at build time (no resolve_btfids)";
 	for (i = 0; i < seqring_kfunc_ids.cnt; i++)
 		if (!seqring_kfunc_ids.pairs[i].id)
-			return "the module's kfunc IDs were not resolved at build time (no resolve_btfids)";
+			return "its kfunc IDs were not resolved at build time (no resolve_btfids)";
 	return NULL;
 }
 

@@ -117,26 +117,11 @@ static inline int seqring_reserve_mem_find(const char *name,
 #endif
 
 /*
- * __bpf_kfunc (6.2) keeps a kfunc out of line and in BTF; before, the
- * same by hand.
+ * __bpf_kfunc (6.2) keeps a kfunc out of line (and so in BTF); before,
+ * the same by hand. (The kfuncs' prototypes are in seqring.h, for W=1.)
  */
 #ifndef __bpf_kfunc
-#define __bpf_kfunc __used noinline
-#endif
-
-/*
- * Kfuncs have no prototype in a header (programs declare them): 6.7 has
- * __bpf_kfunc_start_defs() to silence W=1 for them, before by hand.
- */
-#ifdef __bpf_kfunc_start_defs
-#define seqring_bpf_kfunc_start()	__bpf_kfunc_start_defs()
-#define seqring_bpf_kfunc_end()		__bpf_kfunc_end_defs()
-#else
-#define seqring_bpf_kfunc_start()					\
-	__diag_push();							\
-	__diag_ignore_all("-Wmissing-prototypes",			\
-			  "kfuncs are declared by the BPF programs")
-#define seqring_bpf_kfunc_end()		__diag_pop()
+#define __bpf_kfunc noinline
 #endif
 
 /*

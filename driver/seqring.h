@@ -346,6 +346,13 @@ void seqring_bpf_exit(void);
 void seqring_bpf_add(struct seqring *sr);
 void seqring_bpf_del(struct seqring *sr);
 void seqring_bpf_debugfs(struct dentry *dir);
+/* The kfuncs, which BPF programs call (include/bpf/seqring.bpf.h). */
+struct seqring *seqring_bpf_ring_get(const char *name, u32 name__sz);
+void seqring_bpf_ring_put(struct seqring *sr);
+int seqring_bpf_push(struct seqring *sr, u32 channel, s64 value,
+		     const char *label, u32 label__sz);
+int seqring_bpf_create(const char *name, u32 name__sz, u32 capacity);
+int seqring_bpf_destroy(const char *name, u32 name__sz);
 
 /* sysfs.c */
 extern const struct attribute_group *seqring_groups[];

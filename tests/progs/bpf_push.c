@@ -43,7 +43,9 @@ static const char *const types[] = {
 	"kprobe", "fentry", "fexit", "tracepoint", "raw_tp", "tp_btf",
 	"perf_event", "syscall",
 };
-#define NTYPES (sizeof(types) / sizeof(types[0]))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NTYPES ARRAY_SIZE(types)
 
 struct args {
 	char name[16];
@@ -53,8 +55,8 @@ struct args {
 };
 
 /* The verifier's log of the last load, for "refused: LAST LINE". */
-static char vlog[1 << 20];
-static volatile sig_atomic_t stop;
+static char vlog[16 << 20];
+static sig_atomic_t stop;
 
 static void on_term(int sig)
 {
@@ -115,7 +117,7 @@ static struct push_bpf *open_push(const char *name, int only)
 	}
 	skel->rodata->target_pid = getpid();
 	skel->rodata->getppid_nr = SYS_getppid;
-	strncpy((char *)skel->rodata->ring, name, sizeof(skel->rodata->ring) - 1);
+	strncpy(skel->bss->ring, name, sizeof(skel->bss->ring) - 1);
 	bpf_object__for_each_program(p, skel->obj) {
 		bpf_program__set_autoload(p, i == only);
 		if (i == only)
@@ -239,7 +241,7 @@ static int read_back(const char *name, int t, unsigned long pushed)
 			if (r->reading.value != (__s64)got ||
 			    strncmp(r->reading.label, types[t], sizeof(r->reading.label))) {
 				if (bad++ < 5)
-					printf("reading %llu: value %lld label '%.16s', want %lu '%s'\n",
+					printf("seq %llu: %lld '%.16s', want %lu '%s'\n",
 					       (unsigned long long)r->seq,
 					       (long long)r->reading.value, r->reading.label,
 					       got, types[t]);

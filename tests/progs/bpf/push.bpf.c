@@ -20,7 +20,7 @@ enum { T_KPROBE, T_FENTRY, T_FEXIT, T_TRACEPOINT, T_RAW_TP, T_TP_BTF,
 
 const volatile __u32 target_pid;	/* the test's process (tgid) */
 const volatile __u32 getppid_nr;	/* for raw tracepoints */
-const volatile char ring[16];		/* the ring's name */
+char ring[16];				/* the ring's name (bss: set before load) */
 const char labels[T_MAX][16] = {
 	"kprobe", "fentry", "fexit", "tracepoint", "raw_tp", "tp_btf",
 	"perf_event", "syscall",
@@ -40,7 +40,7 @@ static __always_inline int push_one(int t)
 
 	if ((bpf_get_current_pid_tgid() >> 32) != target_pid)
 		return 0;
-	__builtin_memcpy(n, (const char *)ring, sizeof(n));
+	__builtin_memcpy(n, ring, sizeof(n));
 	__builtin_memcpy(l, labels[t], sizeof(l));
 	r = seqring_bpf_ring_get(n, sizeof(n));
 	if (!r) {
@@ -120,7 +120,7 @@ int on_syscall(struct args *a)
 {
 	__u32 i;
 
-	for (i = 0; i < a->count && i < 1000; i++)
+	for (i = 0; i < a->count && i < 256; i++)
 		push_one(T_SYSCALL);
 	return 0;
 }
