@@ -186,9 +186,10 @@ static void make_events(struct push_bpf *skel, int t, unsigned long n)
 	unsigned long i;
 
 	if (t == 7) {
-		struct args a = { .count = n };
+		struct args a = { 0 };
 
-		run_syscall(skel->progs.on_syscall, &a);
+		for (i = 0; i < n && !stop; i++)
+			run_syscall(skel->progs.on_syscall, &a);
 		return;
 	}
 	if (t == 6) {
