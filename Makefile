@@ -66,6 +66,10 @@ progs:
 # from samples/Kbuild): it links the library `tool` builds.
 samples: tool
 	$(MAKE) -C samples
+	@if command -v clang >/dev/null && { command -v bpftool || test -x /usr/sbin/bpftool; } >/dev/null && \
+	    test -f /usr/include/bpf/libbpf.h; then \
+		$(MAKE) -C samples/bpf STATIC=1 CFLAGS="-O2 -Wall -Wextra$(if $(filter 1,$(WERROR)), -Werror)"; \
+	else echo "samples/bpf: no clang, bpftool or libbpf-dev: seqring-wakeup not built"; fi
 
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -73,6 +77,7 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/progs clean
 	$(MAKE) -C samples clean
+	$(MAKE) -C samples/bpf clean
 	$(MAKE) -C tests/bench clean
 	rm -rf build
 
@@ -80,6 +85,7 @@ help:
 	@echo "Targets:"
 	@echo "  all      build seqring.ko, sequence.ko, the samples"
 	@echo "           samples/seqring_timerlat.ko and samples/mmap-consumer,"
+	@echo "           samples/bpf/seqring-wakeup (with clang, bpftool, libbpf-dev),"
 	@echo "           tools/seqringctl, test programs"
 	@echo "  extmod   build tests/extmod/seqring_extmod.ko out of tree against"
 	@echo "           this one, as README tells driver authors"
@@ -496,7 +502,8 @@ uninstall:
 # VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
 	samples/Kbuild $(filter-out %.mod.c samples/mmap-consumer.c,$(wildcard samples/*.[ch])) \
-	include/uapi/linux/seqring.h include/linux/seqring.h include/bpf/seqring.bpf.h
+	include/uapi/linux/seqring.h include/linux/seqring.h include/bpf/seqring.bpf.h \
+	samples/bpf/Makefile samples/bpf/wakeup.bpf.c samples/bpf/seqring-wakeup.c
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
 # dkms-postbuild.sh and module-btf.sh are the programs: dkms runs them

@@ -534,7 +534,8 @@ journal_entries() {
 dkms_sources() {
 	printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
 		include/uapi/linux/seqring.h include/linux/seqring.h \
-		include/bpf/seqring.bpf.h
+		include/bpf/seqring.bpf.h samples/bpf/Makefile samples/bpf/wakeup.bpf.c \
+		samples/bpf/seqring-wakeup.c
 	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$\|/mmap-consumer\.c$'
 }
 

@@ -19,7 +19,7 @@
 BP=$BIN/bpf_push
 TYPES="fentry fexit tp_btf syscall kprobe tracepoint perf_event raw_tp"
 
-plan 40
+plan 44
 
 [ -x "$BP" ] || { skip_rest "no bpf_push (clang, bpftool, libbpf-dev on the host: make deps)"; }
 
@@ -155,5 +155,31 @@ wait "$pid"
 is 0 "$bad" "30 destroys and creates of ring bpf while a program pushes into it"
 diag "$(cat "$T/hold")"
 check "unload, with the ring a program made still there" unload_seqring
+
+# The sample: its own ring, readings of the scheduler, the ring gone after.
+check_load "load seqring.ko for the sample" capacity=16
+if [ -x "$BIN/seqring-wakeup" ]; then
+	"$BIN/seqring-wakeup" 1024 >"$T/wk" 2>&1 &
+	pid=$!
+	_tap_pids="$_tap_pids $pid"
+	i=0
+	while [ ! -c /dev/seqring-wakeup ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 2
+	n=$(cat /sys/class/misc/seqring-wakeup/count 2>/dev/null)
+	check "samples/bpf/seqring-wakeup: readings of the scheduler in /dev/seqring-wakeup ($n)" \
+		test "${n:-0}" -gt 0
+	diag "$(seqringctl -d /dev/seqring-wakeup dump -n 3 2>&1)"
+	kill "$pid"
+	wait "$pid"
+	is 0 "$?" "... it ends by SIGTERM with status 0"
+	check_fails "... and destroys its ring" test -e /dev/seqring-wakeup
+else
+	skip "samples/bpf/seqring-wakeup" "not built (clang, bpftool, libbpf-dev)"
+	skip "... it ends by SIGTERM" "not built"
+	skip "... and destroys its ring" "not built"
+fi
 
 done_testing

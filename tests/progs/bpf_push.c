@@ -13,6 +13,9 @@
  *                                   (or until SIGTERM), then print counts
  *   bpf_push long NAME              push a label of 20 bytes: -EINVAL
  *   bpf_push bad PROG               load bad.bpf.c's PROG alone
+ *   bpf_push bench N ROUNDS         ns per event: a tp_btf program pushing
+ *                                   into ring "bench" against the same
+ *                                   record by bpf_ringbuf_output()
  *
  * attach prints "pushed P failed F no_ring R read N" and, for every
  * reading read back that is not as pushed (channel, label, values 1..P in
@@ -115,8 +118,8 @@ static struct push_bpf *open_push(const char *name, int only)
 			strerror(errno));
 		exit(2);
 	}
-	skel->rodata->target_pid = getpid();
-	skel->rodata->getppid_nr = SYS_getppid;
+	skel->bss->target_pid = getpid();
+	skel->bss->getppid_nr = SYS_getppid;
 	strncpy(skel->bss->ring, name, sizeof(skel->bss->ring) - 1);
 	bpf_object__for_each_program(p, skel->obj) {
 		bpf_program__set_autoload(p, i == only);
@@ -132,7 +135,7 @@ static struct push_bpf *open_push(const char *name, int only)
 }
 
 /* The syscall programs after the attach types, in push.bpf.c's order. */
-enum { P_CREATE = NTYPES, P_DESTROY, P_LONG };
+enum { P_CREATE = NTYPES, P_DESTROY, P_LONG, P_BENCH };
 
 static int syscall_prog(int which, const char *name, __u32 cap)
 {
@@ -302,6 +305,84 @@ static int run_attach(int t, const char *name, unsigned long n, int hold)
 	return ret;
 }
 
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int drain(void *ctx, void *data, size_t size)
+{
+	(void)ctx;
+	(void)data;
+	(void)size;
+	return 0;
+}
+
+/*
+ * ns per getppid() with the program doing nothing, pushing into ring
+ * "bench", or writing the same record to a BPF ring buffer; ROUNDS rounds
+ * of the three in turn, N calls each, the ring buffer drained between
+ * rounds; the medians, and the ratio of what each adds to the syscall.
+ */
+static int run_bench(unsigned long n, int rounds)
+{
+	struct push_bpf *skel = open_push("bench", P_BENCH);
+	double t[3][64], med[3];
+	struct ring_buffer *rbuf;
+	struct bpf_link *link;
+	unsigned long i;
+	int r, m;
+
+	if (rounds > 64)
+		rounds = 64;
+	if (push_bpf__load(skel)) {
+		printf("refused: %s\n", last_line());
+		return 3;
+	}
+	link = bpf_program__attach(skel->progs.on_bench);
+	rbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain, NULL, NULL);
+	if (!link || !rbuf) {
+		fprintf(stderr, "bpf_push: bench: %s\n", strerror(errno));
+		return 2;
+	}
+	for (r = 0; r < rounds; r++) {
+		for (m = 0; m < 3; m++) {
+			double t0;
+
+			skel->bss->bench_mode = m;
+			t0 = now_ns();
+			for (i = 0; i < n; i++)
+				syscall(SYS_getppid);
+			t[m][r] = (now_ns() - t0) / n;
+			ring_buffer__consume(rbuf);
+		}
+	}
+	for (m = 0; m < 3; m++) {
+		qsort(t[m], rounds, sizeof(t[m][0]), cmp_double);
+		med[m] = t[m][rounds / 2];
+	}
+	printf("calls %lu rounds %d lost %llu\n", n, rounds,
+	       (unsigned long long)skel->bss->bench_lost);
+	printf("none %.0f ns\n", med[0]);
+	printf("seqring_bpf_push %.0f ns (+%.0f)\n", med[1], med[1] - med[0]);
+	printf("bpf_ringbuf_output %.0f ns (+%.0f)\n", med[2], med[2] - med[0]);
+	printf("ratio %.3f\n", (med[1] - med[0]) / (med[2] - med[0]));
+	ring_buffer__free(rbuf);
+	bpf_link__destroy(link);
+	push_bpf__destroy(skel);
+	return 0;
+}
+
 static int run_bad(const char *prog_name)
 {
 	struct bad_bpf *skel = bad_bpf__open();
@@ -348,9 +429,12 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "hold"))
 		return run_attach(type_of(argv[2]), argv[3],
 				  strtoul(argv[4], NULL, 0), 1);
+	if (argc == 4 && !strcmp(argv[1], "bench"))
+		return run_bench(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "bad"))
 		return run_bad(argv[2]);
 	fprintf(stderr, "usage: bpf_push create NAME CAP | destroy NAME | long NAME |\n"
-			"       attach TYPE NAME N | hold TYPE NAME SECONDS | bad PROG\n");
+			"       attach TYPE NAME N | hold TYPE NAME SECONDS | bad PROG |\n"
+			"       bench N ROUNDS\n");
 	return 2;
 }

@@ -15,11 +15,14 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-enum { T_KPROBE, T_FENTRY, T_FEXIT, T_TRACEPOINT, T_RAW_TP, T_TP_BTF,
-       T_PERF, T_SYSCALL, T_MAX };
+enum {
+	T_KPROBE, T_FENTRY, T_FEXIT, T_TRACEPOINT, T_RAW_TP, T_TP_BTF,
+	T_PERF, T_SYSCALL, T_MAX
+};
 
-const volatile __u32 target_pid;	/* the test's process (tgid) */
-const volatile __u32 getppid_nr;	/* for raw tracepoints */
+/* Set by bpf_push.c before the load. */
+__u32 target_pid;			/* the test's process (tgid) */
+__u32 getppid_nr;			/* for raw tracepoints */
 char ring[16];				/* the ring's name (bss: set before load) */
 const char labels[T_MAX][16] = {
 	"kprobe", "fentry", "fexit", "tracepoint", "raw_tp", "tp_btf",
@@ -159,5 +162,59 @@ int push_long(struct args *a)
 	}
 	a->ret = seqring_bpf_push(r, 0, 1, long_label, sizeof(long_label));
 	seqring_bpf_ring_put(r);
+	return 0;
+}
+
+/*
+ * The benchmark (tests/bench/55-bpf.sh): per getppid() of this process,
+ * nothing (bench_mode 0), a reading pushed into ring "bench" (1), or the
+ * same 48-byte record (seq, time, channel, value, label) written with
+ * bpf_ringbuf_output() (2).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} rb SEC(".maps");
+
+__u32 bench_mode;
+__u64 bench_lost;
+char bench_ring[16] = "bench";
+
+struct bench_rec {
+	__u64 seq;
+	__u64 ts;
+	__u32 channel;
+	__u32 pad;
+	__s64 value;
+	char label[16];
+};
+
+SEC("tp_btf/sys_enter")
+int on_bench(__u64 *ctx)
+{
+	char l[16] = "bench";
+	struct bench_rec rec;
+	struct seqring *r;
+
+	if (ctx[1] != getppid_nr ||
+	    (bpf_get_current_pid_tgid() >> 32) != target_pid)
+		return 0;
+	if (bench_mode == 1) {
+		r = seqring_bpf_ring_get(bench_ring, sizeof(bench_ring));
+		if (!r)
+			return 0;
+		if (seqring_bpf_push(r, 1, ctx[1], l, sizeof(l)))
+			__sync_fetch_and_add(&bench_lost, 1);
+		seqring_bpf_ring_put(r);
+	} else if (bench_mode == 2) {
+		rec.seq = __sync_fetch_and_add(&seq[0], 1);
+		rec.ts = bpf_ktime_get_ns();
+		rec.channel = 1;
+		rec.pad = 0;
+		rec.value = ctx[1];
+		__builtin_memcpy(rec.label, l, sizeof(l));
+		if (bpf_ringbuf_output(&rb, &rec, sizeof(rec), 0))
+			__sync_fetch_and_add(&bench_lost, 1);
+	}
 	return 0;
 }
