@@ -227,7 +227,8 @@ static int read_back(const char *name, int t, unsigned long pushed)
 	ssize_t n;
 	int fd, i;
 
-	snprintf(dev, sizeof(dev), "/dev/seqring-%s", name);
+	/* The default ring, "", is /dev/seqring. */
+	snprintf(dev, sizeof(dev), "/dev/seqring%s%s", *name ? "-" : "", name);
 	fd = open(dev, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		fprintf(stderr, "bpf_push: %s: %s\n", dev, strerror(errno));
