@@ -170,18 +170,6 @@ void seqring_bpf_del(struct seqring *sr)
 		call_rcu(&sr->bpf_rcu, seqring_bpf_unlisted);
 }
 
-/* A name or label of @sz bytes, up to a NUL, into @dst of @len bytes. */
-static int seqring_bpf_str(char *dst, size_t len, const char *src, u32 sz)
-{
-	size_t n = src ? strnlen(src, min_t(size_t, sz, len)) : 0;
-
-	if (n == len)
-		return -EINVAL;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-	return 0;
-}
-
 static int seqring_bpf_stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "kfuncs: %s\n", seqring_bpf_state);
@@ -194,6 +182,18 @@ static int seqring_bpf_stats_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(seqring_bpf_stats);
 
 #ifdef SEQRING_HAVE_KFUNCS
+
+/* A name or label of @sz bytes, up to a NUL, into @dst of @len bytes. */
+static int seqring_bpf_str(char *dst, size_t len, const char *src, u32 sz)
+{
+	size_t n = src ? strnlen(src, min_t(size_t, sz, len)) : 0;
+
+	if (n == len)
+		return -EINVAL;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return 0;
+}
 
 /**
  * seqring_bpf_ring_get - a handle to the ring of that name
