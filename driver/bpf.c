@@ -441,7 +441,8 @@ int seqring_bpf_init(void)
 {
 	int ret;
 
-	seqring_bpf_wq = alloc_workqueue("seqring_bpf", 0, 0);
+	/* Unbound: it only drops references (7.x warns without a kind). */
+	seqring_bpf_wq = alloc_workqueue("seqring_bpf", WQ_UNBOUND, 0);
 	if (!seqring_bpf_wq)
 		return -ENOMEM;
 	ret = seqring_bpf_register();

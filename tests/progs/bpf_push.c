@@ -107,11 +107,18 @@ static const char *getppid_fn(void)
 	return "__task_pid_nr_ns";
 }
 
+/* The programs of push.bpf.c: the attach types', then the syscall ones. */
+static const char *const progs[] = {
+	"on_kprobe", "on_fentry", "on_fexit", "on_tracepoint", "on_raw_tp",
+	"on_tp_btf", "on_perf", "on_syscall",
+	"create_ring", "destroy_ring", "push_long", "on_bench",
+};
+
+/* Opens push.bpf.c's programs with only progs[@only] to be loaded. */
 static struct push_bpf *open_push(const char *name, int only)
 {
 	struct push_bpf *skel = push_bpf__open();
 	struct bpf_program *p;
-	int i = 0;
 
 	if (!skel) {
 		fprintf(stderr, "bpf_push: cannot open the programs: %s\n",
@@ -122,10 +129,11 @@ static struct push_bpf *open_push(const char *name, int only)
 	skel->bss->getppid_nr = SYS_getppid;
 	strncpy(skel->bss->ring, name, sizeof(skel->bss->ring) - 1);
 	bpf_object__for_each_program(p, skel->obj) {
-		bpf_program__set_autoload(p, i == only);
-		if (i == only)
+		int me = !strcmp(bpf_program__name(p), progs[only]);
+
+		bpf_program__set_autoload(p, me);
+		if (me)
 			bpf_program__set_log_buf(p, vlog, sizeof(vlog));
-		i++;
 	}
 	if (bpf_program__set_attach_target(skel->progs.on_fentry, 0, getppid_fn()) ||
 	    bpf_program__set_attach_target(skel->progs.on_fexit, 0, getppid_fn()))
@@ -169,12 +177,9 @@ static struct bpf_link *attach(struct push_bpf *skel, int t)
 		.size = sizeof(pe),
 		.sample_period = 100000,	/* 0.1 ms of this task's time */
 	};
-	struct bpf_program *prog = NULL;
-	int i = 0;
+	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, skel->obj)
-		if (i++ == t)
-			break;
+	prog = bpf_object__find_program_by_name(skel->obj, progs[t]);
 	if (t != 6)
 		return bpf_program__attach(prog);
 	perf_fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
