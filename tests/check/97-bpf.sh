@@ -19,7 +19,7 @@
 BP=$BIN/bpf_push
 TYPES="fentry fexit tp_btf syscall kprobe tracepoint perf_event raw_tp"
 
-plan 44
+plan 45
 
 [ -x "$BP" ] || { skip_rest "no bpf_push (clang, bpftool, libbpf-dev on the host: make deps)"; }
 
@@ -181,5 +181,6 @@ else
 	skip "... it ends by SIGTERM" "not built"
 	skip "... and destroys its ring" "not built"
 fi
+check "unload seqring.ko once the sample is gone" gone
 
 done_testing
