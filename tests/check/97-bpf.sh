@@ -30,7 +30,12 @@ said=$(dmesg_since 97-bpf | grep -c 'seqring: BPF')
 is 1 "$said" "the load says once what BPF programs can do"
 diag "$(dmesg_since 97-bpf | grep 'seqring: BPF')"
 
-if ! kernel_at_least 6 1; then
+if ! kernel_at_least 6 1 || [ ! -e /sys/kernel/btf/vmlinux ]; then
+	if kernel_at_least 6 1; then
+		like "$(cat /sys/kernel/debug/seqring/bpf)" "kfuncs: the kernel has no BTF for modules" \
+			"a kernel without BTF (the debug kernel): debugfs seqring/bpf says so"
+		skip_rest "this kernel has no BTF (CONFIG_DEBUG_INFO_BTF), which kfuncs need"
+	fi
 	like "$(cat /sys/kernel/debug/seqring/bpf)" "kfuncs: this kernel has no kfuncs" \
 		"before 6.1, debugfs seqring/bpf says the kernel has no kfuncs"
 	skip_rest "kfuncs of modules need 6.1 (README, \"From a BPF program\")"
