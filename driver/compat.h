@@ -98,4 +98,39 @@ static inline int seqring_reserve_mem_find(const char *name,
 }
 #endif
 
+/*
+ * BPF kfuncs of a module: register_btf_kfunc_id_set() came with 5.18
+ * (Kbuild looks for it in <linux/btf.h>); 5.10 has none, and the module
+ * loads without them (bpf.c says so).
+ */
+#ifdef SEQRING_HAVE_KFUNCS
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+
+/*
+ * 6.8 (and stable 6.6.x) wants a kfunc set marked as one
+ * (BTF_KFUNCS_START); before, a plain set8 is what the kernel takes.
+ */
+#ifndef BTF_KFUNCS_START
+#define BTF_KFUNCS_START(name)	BTF_SET8_START(name)
+#define BTF_KFUNCS_END(name)	BTF_SET8_END(name)
+#endif
+
+/*
+ * __bpf_kfunc (6.2) keeps a kfunc out of line (and so in BTF); before,
+ * the same by hand. (The kfuncs' prototypes are in seqring.h, for W=1.)
+ */
+#ifndef __bpf_kfunc
+#define __bpf_kfunc noinline
+#endif
+
+/*
+ * 6.16 made every kfunc's pointer arguments trusted and dropped the flag
+ * that asked for it.
+ */
+#ifndef KF_TRUSTED_ARGS
+#define KF_TRUSTED_ARGS		0
+#endif
+#endif /* SEQRING_HAVE_KFUNCS */
+
 #endif /* _SEQRING_COMPAT_H */

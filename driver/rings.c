@@ -63,6 +63,7 @@ unlock:
 	/* Pairs with the smp_load_acquire() in seqring_listing_open_dev(). */
 	smp_store_release(&sr->ready, true);
 	seqring_debugfs_init(sr);
+	seqring_bpf_add(sr);
 	return 0;
 }
 
@@ -76,6 +77,8 @@ unlock:
  */
 void seqring_unregister(struct seqring *sr)
 {
+	/* New BPF pushes first: those in flight are refused once killed. */
+	seqring_bpf_del(sr);
 	WRITE_ONCE(sr->dying, true);
 	mutex_lock(&seqring_rings_lock);
 	list_del_init(&sr->node);

@@ -232,6 +232,13 @@ struct seqring_ring {
  *	be opened (a file of a load that fails must never be open)
  * @dying: set when the ring is destroyed (or the module goes); walks in
  *	progress end at once, stream readers get -ENODEV
+ * @bpf_node: entry in the list of rings BPF programs find by name (bpf.c)
+ * @bpf_users: BPF programs that hold the ring, plus 1 while it is listed;
+ *	the last drop puts the list's reference, through @bpf_irq_work (a
+ *	program may run in an NMI) and @bpf_put_work
+ * @bpf_rcu: drops the listing's 1 once no lookup can see the ring
+ * @bpf_irq_work: queues @bpf_put_work
+ * @bpf_put_work: drops the reference the list held
  */
 struct seqring {
 	struct seqring_ring ring;
@@ -246,6 +253,11 @@ struct seqring {
 	struct dentry *debugfs_dir;
 	bool ready;
 	bool dying;
+	struct list_head bpf_node;
+	atomic_t bpf_users;
+	struct rcu_head bpf_rcu;
+	struct irq_work bpf_irq_work;
+	struct work_struct bpf_put_work;
 };
 
 /**
@@ -345,6 +357,20 @@ void seqring_procfs_exit(struct seqring *sr);
 /* debugfs.c */
 void seqring_debugfs_init(struct seqring *sr);
 void seqring_debugfs_exit(struct seqring *sr);
+
+/* bpf.c: BPF programs push into rings */
+int seqring_bpf_init(void);
+void seqring_bpf_exit(void);
+void seqring_bpf_add(struct seqring *sr);
+void seqring_bpf_del(struct seqring *sr);
+void seqring_bpf_debugfs(struct dentry *dir);
+/* The kfuncs, which BPF programs call (include/bpf/seqring.bpf.h). */
+struct seqring *seqring_bpf_ring_get(const char *name, u32 name__sz);
+void seqring_bpf_ring_put(struct seqring *sr);
+int seqring_bpf_push(struct seqring *sr, u32 channel, s64 value,
+		     const char *label, u32 label__sz);
+int seqring_bpf_create(const char *name, u32 name__sz, u32 capacity);
+int seqring_bpf_destroy(const char *name, u32 name__sz);
 
 /* sysfs.c */
 extern const struct attribute_group *seqring_groups[];

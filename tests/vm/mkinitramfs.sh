@@ -398,6 +398,10 @@ fi
 if [ -z "${SEQRING_PROGS_DIR:-}" ] && [ -x "$root/samples/mmap-consumer" ]; then
 	cp "$root/samples/mmap-consumer" tests/bin/
 fi
+# The BPF sample (samples/bpf/, static), where the host could build it.
+if [ -z "${SEQRING_PROGS_DIR:-}" ] && [ -x "$root/samples/bpf/seqring-wakeup" ]; then
+	cp "$root/samples/bpf/seqring-wakeup" tests/bin/
+fi
 
 chmod 755 init tests/run tests/demo.sh usr/bin/seqringctl
 [ -d "tests/$mode" ] && chmod 644 "tests/$mode"/* 2>/dev/null
