@@ -146,7 +146,10 @@
  * store into the old array: an RCU grace period waits for them (every
  * store runs with interrupts off, an RCU read-side section); then what was
  * stored or published since the first copy, up to head as it is then, is
- * copied over, a chunk of slots at a time, each chunk
+ * copied over if producers did not lap it meanwhile: mig_seq is set to the
+ * first such reading, a grace period before the copy (producers never
+ * wait for the copy to start), and the copy goes a chunk of slots at a
+ * time, each chunk
  * released into mig_seq (migrate:C), which keeps producers off the slots
  * still to be filled (1., reserve:C; resize-migrate.litmus): the copy and
  * a producer never store one slot at once. Until prev is cleared, readers
@@ -1326,6 +1329,32 @@ static void seqring_ring_precopy(struct seqring_ring *ring,
 }
 
 /*
+ * The first of [@from, @to) that @old holds and @new does not, neither the
+ * reading nor a newer one in its slot: what is left for
+ * seqring_ring_migrate() to copy. @to if none. Read only; producers may
+ * store into @new meanwhile (a slot they take only gets newer), none into
+ * @old any more.
+ */
+static u64 seqring_ring_unmigrated(struct seqring_ring *ring,
+				   const struct seqring_slots *old,
+				   const struct seqring_slots *new,
+				   u64 from, u64 to)
+{
+	u64 seq;
+
+	for (seq = from; seq < to; seq++) {
+		if (READ_ONCE(seqring_slot_of(old, seq)->seq) == seq &&
+		    seqring_slot_seq(READ_ONCE(seqring_slot_of(new, seq)->seq)) < seq)
+			break;
+		if (!((seq + 1) % SEQRING_CHUNK)) {
+			seqring_hook(ring, SEQRING_HOOK_RESCHED);
+			cond_resched();
+		}
+	}
+	return seq;
+}
+
+/*
  * Copy the readings [@from, @to) that @old holds into @new, the ring's own
  * array now, where producers store (a resize's last step). No producer
  * stores into @old any more, and none takes a slot of @new whose reading
@@ -1480,22 +1509,39 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	head = atomic64_read(&ring->head);
 	if (head > capacity)
 		seqring_ring_drop_before(ring, head - capacity);
-	from = max_t(u64, copied, atomic64_read(ring->oldest_seq));
-	WRITE_ONCE(ring->mig_seq, from);
 
 	/*
-	 * Producers that took the old array (interrupts off) are done; later
-	 * ones see mig_seq (resize-migrate.litmus). An expedited grace
-	 * period: a normal one waits for CPUs busy with listing walks, and
-	 * resizes are rare and root's (PREEMPT_RT makes it a normal one
-	 * after boot, rcupdate.rcu_normal_after_boot). What the old array
-	 * holds from @from on is then copied, up to head as it is now: a
-	 * producer that reserved before the swap and found the new array's
-	 * slots taken stored into the old one, above the cut.
+	 * Producers that took the old array (interrupts off) are done. An
+	 * expedited grace period: a normal one waits for CPUs busy with
+	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
+	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
+	 * Meanwhile producers store into the new array as they please:
+	 * nothing copies into it yet.
 	 */
 	synchronize_rcu_expedited();
+	/*
+	 * What is left to copy: readings the old array holds from the first
+	 * copy's end on (up to head as it is now: a producer that reserved
+	 * before the swap and found the new array's slots taken stored into
+	 * the old one, above the cut), that the new one does not hold yet
+	 * nor producers have lapped there. In a small ring that producers
+	 * fill fast, none: then no producer is ever kept off a slot.
+	 */
 	head = atomic64_read(&ring->head);
-	seqring_ring_migrate(ring, old, new, from, head);
+	from = seqring_ring_unmigrated(ring, old, new,
+				       max3(copied,
+					    (u64)atomic64_read(ring->oldest_seq),
+					    head > capacity ? head - capacity : 1),
+				       head);
+	if (from < head) {
+		/*
+		 * Producers leave those slots alone from a grace period on
+		 * (resize-migrate.litmus); the copy then takes them.
+		 */
+		WRITE_ONCE(ring->mig_seq, from);
+		synchronize_rcu_expedited();
+		seqring_ring_migrate(ring, old, new, from, head);
+	}
 	/*
 	 * LMM(seqring_ring_resize:B): the copies before; pairs with the
 	 * acquires of prev in seqring_ring_publish() and
