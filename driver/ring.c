@@ -81,7 +81,7 @@
  *      smp_mb() when it found oldest_seq raised by another producer
  *      instead of raising it itself: only a full barrier orders another
  *      CPU's store before this one's), marks the slot (s | SLOT_BUSY,
- *      WRITE_ONCE()), smp_wmb() (push_chunk:C);
+ *      WRITE_ONCE()), smp_wmb() (push_chunk:C, a slot at a time);
  *   3. copies the reading, then smp_store_release(&slot->seq, s)
  *      (slot_fill:A; a persistent ring's checksum before it,
  *      persist-crc.litmus);
@@ -372,7 +372,7 @@ static __always_inline int seqring_reading_check(struct seqring_reading *r)
 {
 	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
 	unsigned long w[SEQRING_LABEL_LEN / sizeof(unsigned long)];
-	unsigned long bits;
+	unsigned long bits, dirty;
 	unsigned int i;
 
 	if (r->flags)
@@ -386,10 +386,15 @@ static __always_inline int seqring_reading_check(struct seqring_reading *r)
 	if (i == ARRAY_SIZE(w))
 		return -EINVAL;
 	bits = prep_zero_mask(w[i], bits, &constants);
-	w[i] &= zero_bytemask(create_zero_mask(bits));
-	while (++i < ARRAY_SIZE(w))
+	dirty = w[i] & ~zero_bytemask(create_zero_mask(bits));
+	w[i] ^= dirty;
+	while (++i < ARRAY_SIZE(w)) {
+		dirty |= w[i];
 		w[i] = 0;
-	memcpy(r->label, w, sizeof(w));
+	}
+	/* Most labels come zero-padded: a store only for those that do not. */
+	if (dirty)
+		memcpy(r->label, w, sizeof(w));
 	return 0;
 }
 
@@ -817,18 +822,16 @@ static __always_inline bool seqring_slot_mark(struct seqring_ring *ring,
 }
 
 /*
- * Store @r as @seq in slot @idx of @slots, marked by seqring_slot_mark()
- * (step 3.), a zero timestamp replaced by @stamp, and commit it.
- * Interrupts off.
+ * Store @r as @seq in @slot, marked by seqring_slot_mark() (step 3.), a
+ * zero timestamp replaced by @stamp, its checksum into @crc (a persistent
+ * ring's; else NULL), and commit it. Interrupts off.
  */
 static __always_inline void seqring_slot_fill(struct seqring_ring *ring,
-					      struct seqring_slots *slots,
-					      u32 idx,
+					      struct seqring_slot *slot,
+					      u32 *crc,
 					      const struct seqring_reading *r,
 					      u64 seq, u64 stamp)
 {
-	struct seqring_slot *slot = &slots->slot[idx];
-
 	slot->r = *r;
 	if (!r->timestamp_ns)
 		slot->r.timestamp_ns = stamp;
@@ -838,8 +841,8 @@ static __always_inline void seqring_slot_fill(struct seqring_ring *ring,
 	 * checksum of that reading (or a mismatch, if the crash tore it;
 	 * tests/litmus/persist-crc.litmus).
 	 */
-	if (ring->crcs)
-		WRITE_ONCE(ring->crcs[idx], seqring_persist_crc(seq, &slot->r));
+	if (crc)
+		WRITE_ONCE(*crc, seqring_persist_crc(seq, &slot->r));
 	trace_seqring_push(ring->name, seq, &slot->r);
 	/*
 	 * LMM(seqring_slot_fill:A): the reading before its seq; pairs with
@@ -1022,7 +1025,7 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	unsigned int i, k;
 	unsigned long flags;
 	u64 seq, t = stamp;
-	u32 idx, first;
+	u32 idx, *crcs;
 	bool others;
 	int ret = 0;
 
@@ -1056,20 +1059,19 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 		smp_mb();	/* LMM(seqring_ring_push_chunk:B), above */
 	else
 		smp_wmb();	/* LMM(seqring_ring_push_chunk:B), above */
-	div_u64_rem(seq, slots->capacity, &first);
-	for (i = 0, idx = first; i < k; i++) {
+	div_u64_rem(seq, slots->capacity, &idx);
+	crcs = ring->crcs;
+	for (i = 0; i < k; i++) {
 		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {
 			ret = -EIO;
 			goto out;
 		}
-		if (++idx == slots->capacity)
-			idx = 0;
-	}
-	/* LMM(seqring_ring_push_chunk:C): the marks before the readings. */
-	smp_wmb();
-	seqring_hook(ring, SEQRING_HOOK_STORING);
-	for (i = 0, idx = first; i < k; i++) {
-		seqring_slot_fill(ring, slots, idx, &r[i], seq + i, t);
+		/* LMM(seqring_ring_push_chunk:C): the mark before the reading. */
+		smp_wmb();
+		if (!i)
+			seqring_hook(ring, SEQRING_HOOK_STORING);
+		seqring_slot_fill(ring, &slots->slot[idx], crcs ? &crcs[idx] : NULL,
+				  &r[i], seq + i, t);
 		if (++idx == slots->capacity)
 			idx = 0;
 	}
