@@ -25,6 +25,14 @@
  *                           channel 0, values 1..COUNT, label LABEL
  *                           (default NULL); fails with the first error
  *   cycle NAME CAPACITY N   N times seqring_create() and seqring_destroy()
+ *   race NAME CAPACITY N    the same on two CPUs at once, the name shared:
+ *                           a kthread on the other CPU and the writer each
+ *                           try N cycles, a create that finds the name
+ *                           taken (-EEXIST) going on with the next. Every
+ *                           ring created must have its debugfs directory;
+ *                           fails with the first other error, or -ENOENT
+ *                           for a ring without its directory. The counts
+ *                           go to the kernel log ("race NAME: ...")
  *   suspend NAME            from now on, push one reading into the ring
  *                           (channel 4, value 1, 2, ..., label "suspend")
  *                           each time timekeeping_suspend() returns: while
@@ -48,6 +56,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
@@ -477,6 +487,87 @@ static int cmd_cycle(const char *name, const char *capacity, const char *count)
 	return 0;
 }
 
+/* One side of the race command: its cycles and what they met. */
+struct race_side {
+	const char *name;
+	u32 cap, n;
+	u32 created, taken, no_debugfs;
+	int err;
+	struct completion done;
+};
+
+static void race_cycles(struct race_side *rs)
+{
+	char dir[SEQRING_NAME_MAX + sizeof("seqring-")];
+	struct seqring *ring;
+	struct dentry *d;
+	u32 i;
+
+	snprintf(dir, sizeof(dir), "seqring-%s", rs->name);
+	for (i = 0; i < rs->n; i++) {
+		ring = seqring_create(rs->name, rs->cap);
+		if (IS_ERR(ring)) {
+			if (PTR_ERR(ring) == -EEXIST)
+				rs->taken++;
+			else if (!rs->err)
+				rs->err = PTR_ERR(ring);
+			continue;
+		}
+		rs->created++;
+		d = debugfs_lookup(dir, NULL);
+		if (d)
+			dput(d);
+		else
+			rs->no_debugfs++;
+		seqring_push(ring, 0, i, "race");
+		seqring_destroy(ring);
+		cond_resched();
+	}
+}
+
+static int race_thread(void *data)
+{
+	struct race_side *rs = data;
+
+	race_cycles(rs);
+	complete(&rs->done);
+	/* Until kthread_stop(), which wants the thread still there. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int cmd_race(const char *name, const char *capacity, const char *count)
+{
+	struct race_side here = { .name = name }, there;
+	struct task_struct *t;
+	int cpu;
+
+	if (kstrtou32(capacity, 0, &here.cap) || kstrtou32(count, 0, &here.n))
+		return -ERANGE;
+	there = here;
+	init_completion(&there.done);
+	t = kthread_create(race_thread, &there, "seqring_race");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	/* The other CPU, if there is one: the two run at the same time. */
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu < nr_cpu_ids)
+		kthread_bind(t, cpu);
+	wake_up_process(t);
+	race_cycles(&here);
+	wait_for_completion(&there.done);
+	kthread_stop(t);
+	pr_info("race %s: %u and %u created, %u and %u found the name taken, %u and %u without debugfs, errors %d and %d\n",
+		name, here.created, there.created, here.taken, there.taken,
+		here.no_debugfs, there.no_debugfs, here.err, there.err);
+	if (here.err || there.err)
+		return here.err ? here.err : there.err;
+	if (here.no_debugfs || there.no_debugfs)
+		return -ENOENT;
+	return 0;
+}
+
 /* Splits @buf in place at spaces; "" stands for an empty word. */
 static int split_words(char *buf, char **argv, int max)
 {
@@ -501,6 +592,8 @@ static int run_command(int argc, char **argv)
 		return cmd_create(argv[1], argv[2]);
 	if (argc == 4 && !strcmp(argv[0], "cycle"))
 		return cmd_cycle(argv[1], argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[0], "race"))
+		return cmd_race(argv[1], argv[2], argv[3]);
 	if (argc < 2)
 		return -EINVAL;
 	r = ring_find(argv[1]);
