@@ -81,12 +81,42 @@ static struct page *seqring_mmap_page(struct seqring_ring *ring,
 	return is_vmalloc_addr(addr) ? vmalloc_to_page(addr) : virt_to_page(addr);
 }
 
+/*
+ * Insert @k pages at @addr: vm_insert_pages(), but on 5.10 a page charged
+ * to a memory cgroup by its PFN, which vm_insert_pages() refuses there
+ * (compat.h).
+ */
+static int seqring_mmap_insert_pages(struct vm_area_struct *vma,
+				     unsigned long addr, struct page **pages,
+				     unsigned long k)
+{
+	unsigned long j, left;
+	int ret;
+
+	for (j = 0; j < k; j++) {
+		if (seqring_page_charged(pages[j]))
+			break;
+	}
+	if (j == k) {
+		left = k;
+		return vm_insert_pages(vma, addr, pages, &left);
+	}
+	for (j = 0; j < k; j++, addr += PAGE_SIZE) {
+		ret = seqring_page_charged(pages[j]) ?
+		      seqring_insert_charged_page(vma, addr, pages[j]) :
+		      vm_insert_page(vma, addr, pages[j]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Insert the @n first pages of the mapping, a page of pointers at a time. */
 static int seqring_mmap_insert(struct seqring_ring *ring,
 			       const struct seqring_slots *slots,
 			       struct vm_area_struct *vma, unsigned long n)
 {
-	unsigned long i, j, k, left;
+	unsigned long i, j, k;
 	struct page **pages;
 	int ret = 0;
 
@@ -100,9 +130,9 @@ static int seqring_mmap_insert(struct seqring_ring *ring,
 		k = min_t(unsigned long, n - i, SEQRING_MMAP_BATCH);
 		for (j = 0; j < k; j++)
 			pages[j] = seqring_mmap_page(ring, slots, i + j);
-		left = k;
-		ret = vm_insert_pages(vma, vma->vm_start + (i << PAGE_SHIFT),
-				      pages, &left);
+		ret = seqring_mmap_insert_pages(vma,
+						vma->vm_start + (i << PAGE_SHIFT),
+						pages, k);
 		if (ret)
 			break;
 		cond_resched();
