@@ -12,7 +12,10 @@
  * As the in-tree mappings of such rings (ftrace's ring_buffer_map(), the
  * BPF ring buffer): the pages are inserted at mmap() time with
  * vm_insert_pages(), each holding a reference to its page; VM_DONTCOPY
- * (a child of fork() has no mapping), VM_DONTEXPAND (mremap() cannot grow
+ * (a child of fork() has no mapping, unless madvise(MADV_DOFORK) asked
+ * for one: then the child shares the same read-only pages, and its copy
+ * is one more mapping, counted by vm_ops->open(); nothing in it can harm
+ * the ring, so it is not refused), VM_DONTEXPAND (mremap() cannot grow
  * it past the ring), VM_DONTDUMP (no core dump holds the readings);
  * VM_MAYWRITE and VM_MAYEXEC cleared, so mprotect() cannot make it
  * writable or executable. Not VM_IO nor VM_PFNMAP: these are ordinary
@@ -148,7 +151,9 @@ static int seqring_mmap_insert(struct seqring_ring *ring,
  *	writing)
  *
  * Permission is the file's: the core allows a mapping only of a file open
- * for reading. A mapping shorter than the whole maps its first pages.
+ * for reading, and a shared writable one only of a file open for writing
+ * (EACCES before this runs). A mapping shorter than the whole maps its
+ * first pages.
  *
  * Return: 0, -EPERM for PROT_WRITE or PROT_EXEC, -EINVAL for MAP_PRIVATE,
  * an offset other than 0 or a length past the slots, -ENODEV once the
