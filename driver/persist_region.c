@@ -300,7 +300,7 @@ static const char *seqring_persist_foreign(const void *region)
 		return "; it holds ramoops data (is ramoops given the region too?)";
 	/* struct ring_buffer_meta's magic (kernel/trace/ring_buffer.c) */
 	if (word == 0xbadfeed)
-		return "; it holds an ftrace persistent ring buffer (is ftrace given the region too?)";
+		return "; it holds an ftrace ring buffer (is ftrace given the region too?)";
 	return "";
 }
 

@@ -12,20 +12,12 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-CG=/sys/fs/cgroup
 GROUP=$CG/seqring-mapcg
 CAPACITY=1000
 
 plan 4
 is_loaded && unload_seqring
-if ! grep -q "^cgroup2 $CG " /proc/mounts; then
-	mkdir -p "$CG"
-	mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
-fi
-echo +memory >"$CG/cgroup.subtree_control" 2>"$T/err"
-if ! grep -qw memory "$CG/cgroup.subtree_control" 2>/dev/null; then
-	skip_rest "no cgroup v2 memory controller here ($(cat "$T/err" 2>/dev/null))"
-fi
+memcg_controller
 rmdir "$GROUP" 2>/dev/null
 mkdir "$GROUP" || fail_rest "cannot make $GROUP"
 

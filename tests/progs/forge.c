@@ -33,7 +33,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,34 +43,37 @@
 
 #include <linux/seqring.h>
 
+#include "tap.h"
+
 /* driver/seqring.h: struct seqring_persist_header (not ABI; page 0). */
 struct header {
-	uint64_t magic;
-	uint32_t version;
-	uint32_t header_crc;
-	uint32_t page_size;
-	uint32_t slot_size;
-	uint32_t capacity;
-	uint32_t reserved;
-	uint64_t region_size;
+	__u64 magic;
+	__u32 version;
+	__u32 header_crc;
+	__u32 page_size;
+	__u32 slot_size;
+	__u32 capacity;
+	__u32 reserved;
+	__u64 region_size;
 };
 
 #define MAGIC		0x5352455052514553ULL	/* "SEQRPERS" */
 #define VERSION		1
-#define SEQ_MAX		(1ULL << 62)	/* counters above: refused */
+/* Counters above 2^62 are refused (driver/seqring.h). */
+#define SEQ_MAX		0x4000000000000000ULL
 #define SLOT_SIZE	sizeof(struct seqring_mmap_slot)
 
 struct layout {
-	uint64_t size, page, capacity, slots_size, crcs_offset;
+	__u64 size, page, capacity, slots_size, crcs_offset;
 };
 
-static uint8_t *img;
+static __u8 *img;
 static struct layout lay;
-static uint64_t seed_state;
+static __u64 seed_state;
 static char varied[512];
 
 /* xorshift64*: every random choice of a case, from the seed. */
-static uint64_t rnd(void)
+static __u64 rnd(void)
 {
 	seed_state ^= seed_state >> 12;
 	seed_state ^= seed_state << 25;
@@ -79,15 +81,15 @@ static uint64_t rnd(void)
 	return seed_state * 0x2545f4914f6cdd1dULL;
 }
 
-static uint64_t rnd_below(uint64_t n)
+static __u64 rnd_below(__u64 n)
 {
 	return n ? rnd() % n : 0;
 }
 
 /* The kernel's crc32_le(): reflected 0xedb88320, no final inversion. */
-static uint32_t crc32_le(uint32_t crc, const void *p, size_t len)
+static __u32 crc32_le(__u32 crc, const void *p, size_t len)
 {
-	const uint8_t *b = p;
+	const __u8 *b = p;
 	int k;
 
 	while (len--) {
@@ -98,7 +100,7 @@ static uint32_t crc32_le(uint32_t crc, const void *p, size_t len)
 	return crc;
 }
 
-static uint64_t page_align(uint64_t n, uint64_t page)
+static __u64 page_align(__u64 n, __u64 page)
 {
 	return (n + page - 1) / page * page;
 }
@@ -109,10 +111,10 @@ static uint64_t page_align(uint64_t n, uint64_t page)
  * pages, the largest capacity that fits (at most SEQRING_CAPACITY_MAX).
  * Capacity 0: no ring fits.
  */
-static struct layout layout_of(uint64_t size, uint64_t page)
+static struct layout layout_of(__u64 size, __u64 page)
 {
 	struct layout l = { .size = size, .page = page };
-	uint64_t cap;
+	__u64 cap;
 
 	if (size % page || size < 4 * page)
 		return l;
@@ -139,24 +141,24 @@ static struct seqring_mmap_meta *meta(void)
 	return (struct seqring_mmap_meta *)(img + lay.page);
 }
 
-static struct seqring_mmap_slot *slot_of(uint64_t seq)
+static struct seqring_mmap_slot *slot_of(__u64 seq)
 {
 	return (struct seqring_mmap_slot *)(img + 2 * lay.page) +
 	       seq % lay.capacity;
 }
 
-static uint32_t *crc_of(uint64_t seq)
+static __u32 *crc_of(__u64 seq)
 {
-	return (uint32_t *)(img + lay.crcs_offset) + seq % lay.capacity;
+	return (__u32 *)(img + lay.crcs_offset) + seq % lay.capacity;
 }
 
 /* The checksum of a slot holding @r as @seq: seq word, then the reading. */
-static uint32_t slot_crc(uint64_t seq, const struct seqring_reading *r)
+static __u32 slot_crc(__u64 seq, const struct seqring_reading *r)
 {
 	return crc32_le(crc32_le(~0U, &seq, sizeof(seq)), r, sizeof(*r));
 }
 
-static uint32_t header_crc(void)
+static __u32 header_crc(void)
 {
 	struct header h = *hdr();
 
@@ -166,7 +168,7 @@ static uint32_t header_crc(void)
 }
 
 /* Store @r as @seq, with its checksum: a forger's or a producer's store. */
-static void put(uint64_t seq, const struct seqring_reading *r)
+static void put(__u64 seq, const struct seqring_reading *r)
 {
 	slot_of(seq)->seq = seq;
 	slot_of(seq)->reading = *r;
@@ -174,24 +176,24 @@ static void put(uint64_t seq, const struct seqring_reading *r)
 }
 
 /* Reading @seq of the base ring: what a push would have stored. */
-static struct seqring_reading base_reading(uint64_t seq)
+static struct seqring_reading base_reading(__u64 seq)
 {
 	struct seqring_reading r = {
 		.timestamp_ns = 1700000000000000000ULL + seq * 1000,
-		.value = (int64_t)(seq * 7) - 100,
-		.channel = (uint32_t)(seq % 5),
+		.value = (__s64)(seq * 7) - 100,
+		.channel = (__u32)(seq % 5),
 	};
 
-	snprintf(r.label, sizeof(r.label), "f%" PRIu64, seq % 1000000);
+	snprintf(r.label, sizeof(r.label), "f%llu", seq % 1000000);
 	return r;
 }
 
 /* A formatted region holding readings [@first, @first + @n). */
-static void base_ring(uint64_t first, uint64_t n)
+static void base_ring(__u64 first, __u64 n)
 {
 	struct seqring_mmap_meta *m = meta();
 	struct header *h = hdr();
-	uint64_t seq;
+	__u64 seq;
 
 	memset(img, 0, lay.size);
 	m->version = SEQRING_MMAP_VERSION;
@@ -218,8 +220,6 @@ static void base_ring(uint64_t first, uint64_t n)
 
 /* ---- the cases ---------------------------------------------------------- */
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 static void say(const char *fmt, ...)
 {
 	va_list ap;
@@ -230,32 +230,32 @@ static void say(const char *fmt, ...)
 }
 
 /* A header field set to @v, the header's checksum made right again. */
-static void header_field(const char *name, void *field, size_t size, uint64_t v)
+static void header_field(const char *name, void *field, size_t size, __u64 v)
 {
 	memcpy(field, &v, size);
 	hdr()->header_crc = header_crc();
-	say("header %s = %#" PRIx64 " (checksum made right)", name, v);
+	say("header %s = %#llx (checksum made right)", name, v);
 }
 
 /* Values at and near the limits of a field of @bits bits around @around. */
-static uint64_t edge_value(unsigned int bits, uint64_t around)
+static __u64 edge_value(unsigned int bits, __u64 around)
 {
-	const uint64_t max = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
-	const uint64_t vals[] = {
+	const __u64 max = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+	const __u64 vals[] = {
 		0, 1, around - 1, around + 1, 2 * around, around / 2,
 		max, max - 1, max >> 1, (max >> 1) + 1, SEQRING_CAPACITY_MAX,
 		SEQRING_CAPACITY_MAX + 1ULL, 4096, 16384, 65536,
 	};
-	uint64_t v;
+	__u64 v;
 
 	do
-		v = vals[rnd_below(sizeof(vals) / sizeof(vals[0]))] & max;
+		v = vals[rnd_below(ARRAY_SIZE(vals))] & max;
 	while (v == around);
 	return v;
 }
 
 /* The reading @seq as a forger changes it: @how, its checksum right. */
-static void vary_reading(uint64_t seq, const char *how)
+static void vary_reading(__u64 seq, const char *how)
 {
 	struct seqring_reading r = slot_of(seq)->reading;
 	unsigned int i;
@@ -263,21 +263,21 @@ static void vary_reading(uint64_t seq, const char *how)
 	if (!strcmp(how, "flag")) {
 		i = rnd_below(32);
 		r.flags = 1U << i;
-		say("reading %" PRIu64 ": flag bit %u set", seq, i);
+		say("reading %llu: flag bit %u set", seq, i);
 	} else if (!strcmp(how, "nonul")) {
 		for (i = 0; i < SEQRING_LABEL_LEN; i++)
 			r.label[i] = 'a' + rnd_below(26);
-		say("reading %" PRIu64 ": label of 16 letters, no NUL", seq);
+		say("reading %llu: label of 16 letters, no NUL", seq);
 	} else if (!strcmp(how, "ff")) {
 		memset(r.label, 0xff, sizeof(r.label));
-		say("reading %" PRIu64 ": label of 16 bytes 0xff", seq);
+		say("reading %llu: label of 16 bytes 0xff", seq);
 	} else if (!strcmp(how, "afternul")) {
 		size_t len = strnlen(r.label, SEQRING_LABEL_LEN);
 
 		i = len + 1 + rnd_below(SEQRING_LABEL_LEN - len - 1);
 		r.label[i] = 1 + rnd_below(255);
-		say("reading %" PRIu64 ": byte %#x at %u, after the label's NUL",
-		    seq, (uint8_t)r.label[i], i);
+		say("reading %llu: byte %#x at %u, after the label's NUL",
+		    seq, (__u8)r.label[i], i);
 	} else if (!strcmp(how, "ctrl")) {
 		/* A label a push stores: any byte but NUL before the NUL. */
 		size_t len = 1 + rnd_below(SEQRING_LABEL_LEN - 1);
@@ -285,38 +285,38 @@ static void vary_reading(uint64_t seq, const char *how)
 		memset(r.label, 0, sizeof(r.label));
 		for (i = 0; i < len; i++)
 			r.label[i] = 1 + rnd_below(255);
-		say("reading %" PRIu64 ": label of %zu bytes from 0x01-0xff (a push stores such)",
+		say("reading %llu: label of %zu bytes from 0x01-0xff (a push stores such)",
 		    seq, len);
 	} else if (!strcmp(how, "empty")) {
 		memset(r.label, 0, sizeof(r.label));
-		say("reading %" PRIu64 ": empty label", seq);
+		say("reading %llu: empty label", seq);
 	} else if (!strcmp(how, "dash")) {
 		memset(r.label, 0, sizeof(r.label));
 		r.label[0] = '-';
-		say("reading %" PRIu64 ": label \"-\"", seq);
+		say("reading %llu: label \"-\"", seq);
 	} else if (!strcmp(how, "fields")) {
-		const int64_t values[] = { INT64_MIN, INT64_MAX, -1, 0 };
-		const uint64_t stamps[] = { 1, ~0ULL, 1ULL << 63, 0 };
+		const __s64 values[] = { INT64_MIN, INT64_MAX, -1, 0 };
+		const __u64 stamps[] = { 1, ~0ULL, 1ULL << 63, 0 };
 
 		r.value = values[rnd_below(4)];
 		r.timestamp_ns = stamps[rnd_below(4)];
 		r.channel = rnd_below(2) ? ~0U : 0;
-		say("reading %" PRIu64 ": value %" PRId64 " timestamp %" PRIu64 " channel %u",
-		    seq, (int64_t)r.value, (uint64_t)r.timestamp_ns, r.channel);
+		say("reading %llu: value %lld timestamp %llu channel %u",
+		    seq, (__s64)r.value, (__u64)r.timestamp_ns, r.channel);
 	} else if (!strcmp(how, "busy")) {
 		slot_of(seq)->seq |= SEQRING_SEQ_BUSY;
-		say("reading %" PRIu64 ": seq word BUSY (a store never finished)", seq);
+		say("reading %llu: seq word BUSY (a store never finished)", seq);
 		return;
 	} else if (!strcmp(how, "crc")) {
 		*crc_of(seq) ^= 1U << rnd_below(32);
-		say("reading %" PRIu64 ": its checksum wrong (a torn store)", seq);
+		say("reading %llu: its checksum wrong (a torn store)", seq);
 		return;
 	} else if (!strcmp(how, "seq")) {
 		/* Another number in the slot, with that number's checksum. */
-		uint64_t other = seq + (rnd_below(2) ? lay.capacity : -lay.capacity);
+		__u64 other = seq + (rnd_below(2) ? lay.capacity : -lay.capacity);
 
 		put(other, &r);
-		say("reading %" PRIu64 ": slot holds %" PRIu64 " instead", seq, other);
+		say("reading %llu: slot holds %llu instead", seq, other);
 		return;
 	}
 	put(seq, &r);
@@ -326,7 +326,8 @@ static const char *const reading_ways[] = {
 	"flag", "nonul", "ff", "afternul", "ctrl", "empty", "dash", "fields",
 	"busy", "crc", "seq",
 };
-#define NR_WAYS (sizeof(reading_ways) / sizeof(reading_ways[0]))
+
+#define NR_WAYS ARRAY_SIZE(reading_ways)
 
 struct forge_case {
 	const char *name;
@@ -335,19 +336,19 @@ struct forge_case {
 	const char *arg;
 };
 
-static uint64_t held(void)
+static __u64 held(void)
 {
-	uint64_t n = 20 + rnd_below(lay.capacity - 20 + 1);
+	__u64 n = 20 + rnd_below(lay.capacity - 20 + 1);
 
 	return n > lay.capacity ? lay.capacity : n;
 }
 
 static void c_valid(const char *arg)
 {
-	uint64_t first = 1 + rnd_below(arg ? 1000000 : 3);
+	__u64 first = 1 + rnd_below(arg ? 1000000 : 3);
 
 	base_ring(first, held());
-	say("nothing (a valid ring from %" PRIu64 ")", first);
+	say("nothing (a valid ring from %llu)", first);
 }
 
 static void c_zero(const char *arg)
@@ -359,11 +360,11 @@ static void c_zero(const char *arg)
 
 static void c_noise(const char *arg)
 {
-	uint64_t i;
+	__u64 i;
 	(void)arg;
 
 	for (i = 0; i < lay.size; i += 8) {
-		uint64_t w = rnd();
+		__u64 w = rnd();
 
 		memcpy(img + i, &w, 8);
 	}
@@ -372,7 +373,7 @@ static void c_noise(const char *arg)
 
 static void c_foreign(const char *arg)
 {
-	uint32_t word = !strcmp(arg, "ramoops") ? 0x43474244 : 0xbadfeed;
+	__u32 word = !strcmp(arg, "ramoops") ? 0x43474244 : 0xbadfeed;
 
 	base_ring(1, held());
 	memcpy(img, &word, 4);
@@ -386,7 +387,7 @@ static void c_header(const char *field)
 	base_ring(1, held());
 	if (!strcmp(field, "magic")) {
 		h->magic ^= 1ULL << rnd_below(64);
-		say("header magic %#" PRIx64, (uint64_t)h->magic);
+		say("header magic %#llx", (__u64)h->magic);
 	} else if (!strcmp(field, "version")) {
 		header_field("version", &h->version, 4, edge_value(32, VERSION));
 	} else if (!strcmp(field, "crc")) {
@@ -409,7 +410,7 @@ static void c_header(const char *field)
 static void c_meta_layout(const char *arg)
 {
 	struct seqring_mmap_meta *m = meta();
-	uint64_t *w = (uint64_t *)m;
+	__u64 *w = (__u64 *)m;
 	unsigned int i;
 	(void)arg;
 
@@ -428,12 +429,12 @@ static void c_meta_layout(const char *arg)
  * it, their checksums right. "63-1" is the region of issue 34: the newest
  * intact reading at 2^63 - 2.
  */
-static uint64_t power_arg(const char *arg)
+static __u64 power_arg(const char *arg)
 {
 	int p = atoi(arg);
 	const char *d = strchr(arg, '-');
 	const char *u = strchr(arg, '+');
-	uint64_t v = p == 64 ? 0 : 1ULL << p;
+	__u64 v = p == 64 ? 0 : 1ULL << p;
 
 	if (d)
 		v -= strtoull(d + 1, NULL, 10);
@@ -444,11 +445,11 @@ static uint64_t power_arg(const char *arg)
 
 static void c_next(const char *arg)
 {
-	uint64_t next = power_arg(arg);
-	uint64_t n = 1 + rnd_below(lay.capacity < 8 ? lay.capacity : 8);
+	__u64 next = power_arg(arg);
+	__u64 n = 1 + rnd_below(lay.capacity < 8 ? lay.capacity : 8);
 
 	base_ring(next - n, n);
-	say("next_seq %#" PRIx64 " (2^%s), readings %#" PRIx64 "..%#" PRIx64 " below it",
+	say("next_seq %#llx (2^%s), readings %#llx..%#llx below it",
 	    next, arg, next - n, next - 1);
 }
 
@@ -465,8 +466,8 @@ static void c_oldest(const char *arg)
 		m->oldest_seq = 1;
 	else
 		m->oldest_seq = power_arg(arg);
-	say("oldest_seq %#" PRIx64 " (next_seq %#" PRIx64 ")",
-	    (uint64_t)m->oldest_seq, (uint64_t)m->next_seq);
+	say("oldest_seq %#llx (next_seq %#llx)",
+	    (__u64)m->oldest_seq, (__u64)m->next_seq);
 }
 
 static void c_next_zero(const char *arg)
@@ -479,7 +480,7 @@ static void c_next_zero(const char *arg)
 
 static void c_reading(const char *how)
 {
-	uint64_t n = held(), seq;
+	__u64 n = held(), seq;
 
 	base_ring(1, n);
 	seq = 1 + rnd_below(n);
@@ -494,7 +495,7 @@ static void c_reading(const char *how)
  */
 static void c_above_next(const char *arg)
 {
-	uint64_t n = 10 + rnd_below(lay.capacity / 2), stuck, later, seq;
+	__u64 n = 10 + rnd_below(lay.capacity / 2), stuck, later, seq;
 	struct seqring_mmap_meta *m = meta();
 
 	base_ring(1, n);
@@ -513,8 +514,8 @@ static void c_above_next(const char *arg)
 	if (stuck + later >= lay.capacity && stuck + later - lay.capacity + 1 > m->oldest_seq)
 		m->oldest_seq = stuck + later - lay.capacity + 1;
 	m->next_seq = stuck;
-	say("%" PRIu64 " stopped in its store, %" PRIu64 " stored after it (next_seq %" PRIu64 ", oldest_seq %" PRIu64 ")",
-	    stuck, later, (uint64_t)m->next_seq, (uint64_t)m->oldest_seq);
+	say("%llu stopped in its store, %llu stored after it (next_seq %llu, oldest_seq %llu)",
+	    stuck, later, (__u64)m->next_seq, (__u64)m->oldest_seq);
 }
 
 /*
@@ -525,7 +526,7 @@ static void c_above_next(const char *arg)
 static void c_labels_34(const char *arg)
 {
 	struct seqring_reading r;
-	uint64_t seq;
+	__u64 seq;
 
 	(void)arg;
 	base_ring(1, 5);
@@ -547,13 +548,14 @@ static void c_labels_34(const char *arg)
 		}
 		put(seq, &r);
 	}
-	say("readings 1-4: a label of 16 bytes and no NUL, a byte after the NUL, flags 0xdead, a label of 0xff bytes; reading 5 as pushed");
+	say("readings 1-4: %s; reading 5 as pushed",
+	    "a label of 16 bytes, no NUL; a byte after the NUL; flags 0xdead; a label of 0xff");
 }
 
 /* A few readings, each varied one of the ways above, chosen at random. */
 static void c_mixed(const char *arg)
 {
-	uint64_t n = held(), k = 2 + rnd_below(5), i, seq;
+	__u64 n = held(), k = 2 + rnd_below(5), i, seq;
 	char all[sizeof(varied)] = "";
 	(void)arg;
 
@@ -617,7 +619,8 @@ static const struct forge_case cases[] = {
 	{ "mixed", "a few readings varied at random", c_mixed, NULL },
 	{ "labels-34", "issue 34's readings no push makes", c_labels_34, NULL },
 };
-#define NR_CASES (sizeof(cases) / sizeof(cases[0]))
+
+#define NR_CASES ARRAY_SIZE(cases)
 
 /* ---- what the driver must make of it ------------------------------------- */
 
@@ -657,9 +660,15 @@ static void escape(char *o, const char *label)
 	*o = '\0';
 }
 
+/* What the message adds for a region that holds another facility's data. */
+static const char foreign_ramoops[] =
+	"; it holds ramoops data (is ramoops given the region too?)";
+static const char foreign_ftrace[] =
+	"; it holds an ftrace ring buffer (is ftrace given the region too?)";
+
 enum slot_state { ABSENT, DAMAGED, REFUSED, INTACT };
 
-static enum slot_state slot_state(uint64_t seq)
+static enum slot_state slot_state(__u64 seq)
 {
 	const struct seqring_mmap_slot *s = slot_of(seq);
 
@@ -670,16 +679,16 @@ static enum slot_state slot_state(uint64_t seq)
 	return pushable(&s->reading) ? INTACT : REFUSED;
 }
 
-static void expect(FILE *e, FILE *w, uint64_t kpage)
+static void expect(FILE *e, FILE *w, __u64 kpage)
 {
 	const struct header *h = hdr();
 	struct layout k = layout_of(lay.size, kpage);
-	uint64_t next, oldest, first, end, seq, valid = 0, last = 0;
-	uint64_t refused = 0, refused_in = 0, refused_high = 0, lost;
+	__u64 next, oldest, first, end, seq, valid = 0, last = 0;
+	__u64 refused = 0, refused_in = 0, refused_high = 0, lost;
 	const char *verdict = NULL, *foreign = "";
 	char label[4 * SEQRING_LABEL_LEN + 1];
-	uint32_t word;
-	uint64_t i;
+	__u32 word;
+	__u64 i;
 
 	memcpy(&word, img, 4);
 	if (h->magic != MAGIC) {
@@ -688,9 +697,9 @@ static void expect(FILE *e, FILE *w, uint64_t kpage)
 		verdict = i == kpage ? "empty (a cold boot, or never used)" :
 				       "not a seqring ring (no magic)";
 		if (word == 0x43474244)
-			foreign = "; it holds ramoops data (is ramoops given the region too?)";
+			foreign = foreign_ramoops;
 		else if (word == 0xbadfeed)
-			foreign = "; it holds an ftrace persistent ring buffer (is ftrace given the region too?)";
+			foreign = foreign_ftrace;
 		if (i == kpage)
 			foreign = "";
 	} else if (h->version != VERSION) {
@@ -707,7 +716,7 @@ static void expect(FILE *e, FILE *w, uint64_t kpage)
 			verdict = "damaged counters";
 	}
 	if (verdict) {
-		fprintf(e, "EXPECT_MSG='%s%s; formatted for %" PRIu64 " readings'\n",
+		fprintf(e, "EXPECT_MSG='%s%s; formatted for %llu readings'\n",
 			verdict, foreign, k.capacity);
 		fprintf(e, "EXPECT_PREV=0\nEXPECT_NEXT=1\nEXPECT_REGION=''\n");
 		return;
@@ -746,32 +755,34 @@ static void expect(FILE *e, FILE *w, uint64_t kpage)
 		if (slot_state(seq) != INTACT)
 			continue;
 		escape(label, r->label);
-		fprintf(w, "%" PRIu64 " %" PRIu64 " %u %" PRId64 " %s\n", seq,
-			(uint64_t)r->timestamp_ns, r->channel, (int64_t)r->value,
+		fprintf(w, "%llu %llu %u %lld %s\n", seq,
+			(__u64)r->timestamp_ns, r->channel, (__s64)r->value,
 			label);
 	}
 	/* The message, as seqring(4) gives it. */
 	fprintf(e, "EXPECT_MSG='");
 	if (first == end)
-		fprintf(e, "a ring that held no readings (next %" PRIu64 ")", next);
+		fprintf(e, "a ring that held no readings (next %llu)", next);
 	else
-		fprintf(e, "previous readings %" PRIu64 "..%" PRIu64 ", %" PRIu64 " intact",
+		fprintf(e, "previous readings %llu..%llu, %llu intact",
 			first, end - 1, valid);
 	if (lost && first != end)
-		fprintf(e, ", %" PRIu64 " damaged or lost (left out)", lost);
+		fprintf(e, ", %llu damaged or lost (left out)", lost);
 	if (refused)
-		fprintf(e, ", %" PRIu64 " refused (no push makes them: left out)",
+		fprintf(e, ", %llu refused (no push makes them: left out)",
 			refused);
 	if (first == end)
-		fprintf(e, "; formatted for %" PRIu64 " readings", k.capacity);
+		fprintf(e, "; formatted for %llu readings", k.capacity);
 	fprintf(e, "'\n");
-	fprintf(e, "EXPECT_PREV=%d\nEXPECT_NEXT=%" PRIu64 "\n", valid ? 1 : 0,
+	fprintf(e, "EXPECT_PREV=%d\nEXPECT_NEXT=%llu\n", valid ? 1 : 0,
 		valid ? last + 1 : 1);
-	fprintf(e, "EXPECT_REGION='capacity: %" PRIu64 " first_seq: %" PRIu64 " end_seq: %" PRIu64 " next_seq: %" PRIu64 " intact: %" PRIu64 " lost: %" PRIu64 " refused: %" PRIu64 "'\n",
-		k.capacity, first, end, next, valid, lost, refused);
+	fprintf(e, "EXPECT_REGION='capacity: %llu first_seq: %llu end_seq: %llu",
+		k.capacity, first, end);
+	fprintf(e, " next_seq: %llu intact: %llu lost: %llu refused: %llu'\n",
+		next, valid, lost, refused);
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: forge [-s SEED] [-S SIZE] [-P PAGE] [-K KPAGE] [-o IMAGE] [-e EXPECT] [-w READINGS] CASE\n"
@@ -779,10 +790,10 @@ static void usage(void)
 	exit(2);
 }
 
-static uint64_t number(const char *s)
+static __u64 parse_u64(const char *s)
 {
 	char *end;
-	uint64_t v;
+	__u64 v;
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
@@ -807,7 +818,7 @@ static FILE *open_out(const char *path)
 int main(int argc, char **argv)
 {
 	const char *image = NULL, *expect_path = NULL, *readings = NULL;
-	uint64_t seed = 1, size = 65536, page = getpagesize(), kpage = 0;
+	__u64 seed = 1, size = 65536, page = getpagesize(), kpage = 0;
 	FILE *out, *e, *w;
 	unsigned int i;
 	int opt;
@@ -819,16 +830,16 @@ int main(int argc, char **argv)
 				printf("%s\t%s\n", cases[i].name, cases[i].what);
 			return 0;
 		case 's':
-			seed = number(optarg);
+			seed = parse_u64(optarg);
 			break;
 		case 'S':
-			size = number(optarg);
+			size = parse_u64(optarg);
 			break;
 		case 'P':
-			page = number(optarg);
+			page = parse_u64(optarg);
 			break;
 		case 'K':
-			kpage = number(optarg);
+			kpage = parse_u64(optarg);
 			break;
 		case 'o':
 			image = optarg;
@@ -840,11 +851,11 @@ int main(int argc, char **argv)
 			readings = optarg;
 			break;
 		default:
-			usage();
+			print_usage();
 		}
 	}
 	if (optind + 1 != argc)
-		usage();
+		print_usage();
 	if (!kpage)
 		kpage = getpagesize();
 	for (i = 0; i < NR_CASES && strcmp(cases[i].name, argv[optind]); i++)
@@ -856,8 +867,8 @@ int main(int argc, char **argv)
 	}
 	lay = layout_of(size, page);
 	if (lay.capacity < 20) {
-		fprintf(stderr, "forge: %" PRIu64 " bytes of %" PRIu64 "-byte pages hold %" PRIu64 " readings, fewer than 20\n",
-			size, page, lay.capacity);
+		fprintf(stderr, "forge: %llu bytes hold %llu readings (%llu-byte pages), not 20\n",
+			size, lay.capacity, page);
 		return 2;
 	}
 	img = calloc(1, size);
@@ -869,7 +880,7 @@ int main(int argc, char **argv)
 	if (!seed_state)
 		seed_state = 1;
 	cases[i].make(cases[i].arg);
-	fprintf(stderr, "forge: %s seed %" PRIu64 ": %s\n", cases[i].name, seed,
+	fprintf(stderr, "forge: %s seed %llu: %s\n", cases[i].name, seed,
 		varied);
 
 	out = image ? open_out(image) : stdout;

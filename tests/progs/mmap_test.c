@@ -532,7 +532,8 @@ static void t_dofork(void)
 		tap_diag("madvise: %s, child read %d, status %#x", errname(e), c,
 			 status);
 	if (!tap_result(busy == EBUSY && !done,
-			"... and it counts: resize EBUSY while only the child's copy is left, done once it exited"))
+			"... and it counts: resize EBUSY while only the child's copy is left, %s",
+			"done once it exited"))
 		tap_diag("expected EBUSY then 0, got %s then %s", errname(busy),
 			 errname(done));
 	close(go[0]);
