@@ -234,7 +234,8 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 	if (ret)
 		goto out;
 
-	seqring_ring_push(&client->sr->ring, r, batch.count, &client->pushed);
+	ret = seqring_ring_push(&client->sr->ring, r, batch.count,
+				&client->pushed);
 
 out:
 	if (own_buf)

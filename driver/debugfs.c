@@ -24,6 +24,14 @@ static int seqring_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "cleared: %llu\n", st.cleared);
 	seq_printf(m, "oldest_seq: %llu\n", st.oldest_seq);
 	seq_printf(m, "newest_seq: %llu\n", st.newest_seq);
+	seq_printf(m, "lost: %llu\n", st.lost);
+	/* Why, one counter each: enum seqring_lost. */
+	seq_printf(m, "lost_full: %lld\n",
+		   (s64)atomic64_read(&sr->ring.lost[SEQRING_LOST_FULL]));
+	seq_printf(m, "lost_dead: %lld\n",
+		   (s64)atomic64_read(&sr->ring.lost[SEQRING_LOST_DEAD]));
+	seq_printf(m, "lost_broken: %lld\n",
+		   (s64)atomic64_read(&sr->ring.lost[SEQRING_LOST_BROKEN]));
 	seq_printf(m, "record_size: %zu\n", sizeof(struct seqring_slot));
 	seq_printf(m, "ring_bytes: %llu\n",
 		   st.capacity * sizeof(struct seqring_slot));

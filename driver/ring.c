@@ -2,31 +2,36 @@
 /*
  * seqring - the ring of readings
  *
- * Producers push from any context but NMI. They never wait for a reader,
- * nor for a task that can be descheduled: every sequence number is
- * reserved, stored, committed and offered for publishing inside one
- * section with interrupts off, so a reading whose push has returned is
- * visible as soon as the CPUs that hold interrupts off leave their
- * sections, whatever the scheduler does to any other producer. A push
- * (__seqring_ring_push_one(), or a batch, seqring_ring_push(), in chunks
- * of at most SEQRING_CHUNK readings, a section each) goes through:
+ * Producers push from any context, NMI included. They never wait: not for
+ * a reader, not for another producer, not for a task the scheduler keeps
+ * off its CPU, not for the context an NMI interrupted. Every sequence
+ * number is reserved, stored, committed and offered for publishing inside
+ * one section with interrupts off, so a reading whose push has returned
+ * is visible as soon as every reading before it is committed: only a CPU
+ * in the middle of such a section holds it back, until it leaves it. A
+ * push (__seqring_ring_push_one(), or a batch, seqring_ring_push(), in
+ * chunks of at most SEQRING_CHUNK readings, a section each) goes through:
  *
- *   reserve  raise last_stamp to the time stamp (never below it, so that
- *            sequence and time order agree), then take sequence numbers
- *            by a cmpxchg of head, starting again if head moved
- *            meanwhile; then load the slot array and move oldest_seq
- *            (cmpxchg, only raised) past what the new readings will
- *            overwrite there.
- *   store    per reading: claim the slot by a cmpxchg of its seq word to
- *            (seq | SLOT_BUSY), copy the reading, commit with
- *            smp_store_release() of seq.
- *   publish  move next_seq over the slots committed after it by cmpxchg,
- *            at most SEQRING_PUBLISH_MAX slots a walk. Any producer
- *            publishes the readings of others that committed meanwhile;
- *            one that was slow publishes those that waited behind its
- *            own. A walk that stops at its bound with more committed
- *            behind it leaves the rest to an irq_work (hard, on
- *            PREEMPT_RT too) that goes on in a section of its own.
+ *   reserve  take sequence numbers by a cmpxchg of head, only as many as
+ *            there are free slots: the slot of s is free once s minus the
+ *            capacity is published. Raise last_stamp to the time stamp
+ *            first (never below it, so that sequence and time order
+ *            agree). No free slot: the push stores nothing, takes no
+ *            number, fails (ENOBUFS) and counts it in lost[]; it never
+ *            waits for the context that holds the slot, which may be the
+ *            one an NMI interrupted.
+ *   store    load the slot array, raise oldest_seq past what the new
+ *            readings overwrite there; mark each slot BUSY with its new
+ *            sequence number, copy the readings, commit each with a
+ *            release store of its seq word. Plain stores: a free slot is
+ *            stored by no other context.
+ *   publish  a full barrier, then move next_seq over the slots committed
+ *            after it by cmpxchg, at most SEQRING_PUBLISH_MAX slots a
+ *            walk. Any producer publishes the readings of others that
+ *            committed meanwhile; one that was slow publishes those that
+ *            waited behind its own. A walk that stops at its bound leaves
+ *            the rest to an irq_work (hard, on PREEMPT_RT too) that goes on
+ *            in a section of its own.
  *
  * So a batch is not published whole: readers see it in order, chunk by
  * chunk, and a CLEAR may fall between two chunks. Holding a batch back
@@ -35,13 +40,19 @@
  *
  * Interrupts are off for at most SEQRING_CHUNK copies and a walk of
  * SEQRING_PUBLISH_MAX slots; nothing in a section depends on the capacity,
- * the batch or the number of readers. A slot still BUSY with an older
- * sequence number is being written by another CPU, in such a section: the
- * claim spins for that one copy, which cannot be descheduled. That
- * happens only when the ring is smaller than what CPUs store at once. A
- * slot that holds a newer sequence number means the reading was
- * overwritten before it was stored: it is not stored, and oldest_seq is
- * past it already.
+ * the batch or the number of readers, and nothing in one spins on another
+ * context: every loop ends (each names its bound where it is). The loss
+ * is the price: a push finds no free slot only when the readings reserved
+ * and not yet published fill the ring, that is when, while one push is
+ * between its reservation and its commit, a capacity's worth of later
+ * readings is reserved. Its section is short (a chunk's copies, a walk),
+ * unless something stops its CPU there: an NMI (which may itself push
+ * into the ring, on its own slot), a hypervisor, a debugger. So a ring is
+ * lossless as long as it holds more readings than are pushed during the
+ * longest such stop: any ring of a few chunks per CPU on a machine whose
+ * CPUs are not stopped, and only a ring of fewer slots than the readings
+ * stored at once (a capacity below SEQRING_CHUNK, with several
+ * producers) loses pushes in normal running.
  *
  * Readers take no lock a producer takes: they copy a reading out of its
  * slot and then check that it was not overwritten meanwhile, as
@@ -49,44 +60,65 @@
  * count (sequence numbers are never reused, so no ABA).
  *
  * Memory ordering. Each pairing is checked by the Linux-kernel memory
- * model: tests/litmus/NAME.litmus (herd7, `make check-litmus`), each with
- * a mutant, its barrier removed, that the model allows. A producer storing
- * sequence number s:
- *   1. atomic64_read_acquire(&head), then reads last_stamp and raises it
- *      to its stamp (cmpxchg, fully ordered), then moves head past s by
- *      cmpxchg (fully ordered): the producer of s + 1 read head after
- *      this one moved it, so it reads last_stamp after it was raised, and
- *      its stamp is not below this one's (message passing: the acquire
- *      pairs with the cmpxchg of head; reserve-stamp.litmus). Then it
- *      loads the slot array and moves oldest_seq past s - capacity (a
- *      relaxed cmpxchg);
- *   2. claims the slot with cmpxchg() (fully ordered: 1. before the claim,
- *      the claim before the copy);
- *   3. copies the reading, then smp_store_release(&slot->seq, s);
- *   4. publishes: smp_load_acquire() of the seq words it passes, then
- *      atomic64_try_cmpxchg() of next_seq (fully ordered: the slots it saw
- *      before next_seq; the release of 3. is cumulative, so readers that
- *      see next_seq see every reading below it; commit-publish.litmus);
+ * model: tests/litmus/NAME.litmus (herd7, `make check-litmus`), each
+ * modelling the code it names (file:function), with every context that
+ * takes part, and each with a mutant, one barrier removed, that the model
+ * allows. Each barrier carries a label, LMM(function:X), which the litmus
+ * tests cite. A producer storing sequence number s:
+ *   1. atomic64_read_acquire() of head (reserve:A), then
+ *      atomic64_read_acquire() of next_seq (reserve:B) and
+ *      smp_load_acquire() of mig_seq (reserve:C): the slot of s is free if
+ *      s - capacity is below both; then raises last_stamp (cmpxchg, fully
+ *      ordered) and moves head past s by cmpxchg (reserve:D, fully
+ *      ordered). The producer of s + 1 read head after this one moved it,
+ *      so it reads last_stamp after it was raised, and its stamp is not
+ *      below this one's (reserve-stamp.litmus). The producer of s -
+ *      capacity committed before its reading was published (3., 4.): its
+ *      stores to the slot come before this one's, and nobody stores the
+ *      slot until s is published in turn (reserve-free.litmus).
+ *   2. loads the slot array (slots_for:A) and raises oldest_seq past
+ *      s - capacity (a relaxed cmpxchg), smp_wmb() (push_chunk:B; an
+ *      smp_mb() when it found oldest_seq raised by another producer
+ *      instead of raising it itself: only a full barrier orders another
+ *      CPU's store before this one's), marks the slot (s | SLOT_BUSY,
+ *      WRITE_ONCE()), smp_wmb() (push_chunk:C);
+ *   3. copies the reading, then smp_store_release(&slot->seq, s)
+ *      (slot_fill:A; a persistent ring's checksum before it,
+ *      persist-crc.litmus);
+ *   4. smp_mb() (push_chunk:D), then publishes: smp_load_acquire() of the
+ *      seq words it passes (slot_done:A), then atomic64_try_cmpxchg() of
+ *      next_seq (publish:C, fully ordered: the slots it saw before
+ *      next_seq; the release of 3. is cumulative, so readers that see
+ *      next_seq see every reading below it: commit-publish.litmus). The
+ *      smp_mb() of 4. is what makes two producers that commit at once see
+ *      each other's commit: without it each may find the other's slot
+ *      still busy and neither publishes (store buffering,
+ *      publish-two.litmus). A walk stops at SEQRING_PUBLISH_MAX slots and
+ *      queues the publish irq_work, whose walk sees what this one saw
+ *      (publish-budget.litmus); a walk starts at oldest_seq when that is
+ *      above next_seq, over readings dropped (publish-drop.litmus);
  *   5. after its own successful publish (a fully ordered RMW, so an
- *      smp_mb()), READ_ONCE(wake_seq): wakes the stream readers only if
- *      next_seq reached the lowest wake-up threshold of an armed reader.
+ *      smp_mb()), READ_ONCE(wake_seq) (needs_wake:A): wakes the stream
+ *      readers only if next_seq reached the lowest wake-up threshold of an
+ *      armed reader.
  * A reader:
- *   a. atomic64_read_acquire(&next_seq), then oldest_seq: it
+ *   a. atomic64_read_acquire(&next_seq) (next_seq:A), then oldest_seq: it
  *      sees an oldest_seq at least as new as the one stored before it
  *      (reader-oldest.litmus);
- *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq),
- *      copies, smp_rmb(), READ_ONCE(slot->seq): both must be s;
- *   c. if not, smp_rmb() and start again at a.: the producer that changed
- *      the slot had moved oldest_seq past s before (1. and 2. pair with
- *      c.), so the reader moves on and never waits for that producer
- *      (claim-validate.litmus).
+ *   b. for s in [oldest_seq, next_seq): smp_load_acquire(&slot->seq)
+ *      (slot_copy:A), copies, smp_rmb() (slot_copy:B),
+ *      READ_ONCE(slot->seq): both must be s;
+ *   c. if not, smp_rmb() (copy_rcu:C) and start again at a.: the producer
+ *      that changed the slot had moved oldest_seq past s before it marked
+ *      it (2.), so the reader moves on and never waits for that producer
+ *      (store-validate.litmus).
  * A consumer of the ring's mapping (mmap.c) is such a reader, in user
  * space: next_seq and oldest_seq are the words of the meta page (the
  * ring points at them; producers store nothing more for a mapping), the
  * slots are the mapped array, and the UAPI header's protocol is a. to c.
- * with C11 acquire loads and an acquire fence for smp_rmb(). The kernel
- * side is the same stores, so the same pairings hold; the consumer's
- * litmus test lives with the library.
+ * with C11 acquire loads and an acquire fence for smp_rmb(), and the
+ * meta page's flags loaded with acquire first (map-consumer.litmus, with
+ * two producers).
  * A stream reader that is about to wait (read() or poll(), reader.c):
  *   d. is on its file's wait queue (poll_wait(), or prepare_to_wait());
  *   e. puts itself on the ring's list of armed readers and lowers wake_seq
@@ -101,37 +133,54 @@
  * section: it takes the reader off the list, then wakes its wait queue,
  * whose lock orders that against the sleeper's check (wake-unlist.litmus).
  *
- * A resize swaps the slot array and keeps the old one as the new one's
- * prev, then (smp_mb()) loads head: the cut. Against 1. (reserve,
- * a full barrier, then load the array) this is the store-buffering
- * pattern: a producer that loads the old array reserved below the cut,
- * and every reservation from the cut on loads the new one
+ * A resize copies what is published into the new array while nobody else
+ * sees it, then swaps the arrays, keeping the old one as the new one's
+ * prev, and (smp_mb(), resize:A) loads head: the cut. Against 1.-2.
+ * (reserve, a full barrier, then load the array) this is the
+ * store-buffering pattern: a producer that loads the old array reserved
+ * below the cut, and every reservation from the cut on loads the new one
  * (resize-cut.litmus). Producers may still store into the old array: an
  * RCU grace period waits for them (every store runs with interrupts off,
- * an RCU read-side section). Then the readings below the cut that fit are
- * copied into the new array, claiming slots as producers do, so a
- * producer that stored a newer reading there meanwhile wins. Until prev
- * is cleared, readers and publishers look for a reading in prev when the
- * new array does not have it. prev is cleared by smp_store_release() after
- * the copies and loaded by smp_load_acquire(): one that finds it NULL sees
- * every copy (prev-clear.litmus). rcu_assign_pointer() would not do: for
- * a constant NULL it is a plain store. The old array is freed after a
- * grace period (call_rcu()), without waiting. A ring that is mapped is
- * not resized (EBUSY, seqring_ring_resize()).
+ * an RCU read-side section); then what was stored or published since the
+ * first copy is copied over, a chunk of slots at a time, each chunk
+ * released into mig_seq (migrate:C), which keeps producers off the slots
+ * still to be filled (1., reserve:C; resize-migrate.litmus): the copy and
+ * a producer never store one slot at once. Until prev is cleared, readers
+ * and publishers look for a reading in prev when the new array does not
+ * have it. prev is cleared by smp_store_release() after the copies
+ * (resize:B) and loaded by smp_load_acquire() (publish:A): one that finds
+ * it NULL sees every copy (prev-clear.litmus). rcu_assign_pointer() would
+ * not do: for a constant NULL it is a plain store. The old array is freed
+ * after a grace period (call_rcu()), without waiting. A ring that is
+ * mapped is not resized (EBUSY, seqring_ring_resize()).
+ *
+ * Destroying a ring (seqring_ring_kill()) sets dead (kill:A), which every
+ * push reads inside its section (push_chunk:A), waits for a grace period
+ * (kill:B): every section that did not see it is over, and what they
+ * committed is published; only then is GONE stored into the meta page
+ * with a release (kill:C). A consumer that loads flags with acquire and
+ * sees GONE, then loads next_seq, has every reading there will be
+ * (kill-gone.litmus).
  *
  * Counters are derived: every sequence number below next_seq was either
  * dropped, cleared or is held, so total == count + dropped + cleared holds
  * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
  * changes oldest_seq and cleared together, inside a stats_seq write
- * section under clear_lock; it raises oldest_seq by cmpxchg, as
- * producers do, so that what they dropped first is not counted cleared,
- * and oldest_seq never goes down (clear-raise.litmus); readers of the
- * counters keep a snapshot only from one side of a CLEAR
+ * section under clear_lock; it reads next_seq with acquire (clear:A), as
+ * readers do, then a full barrier (clear:B: the producer's next_seq it
+ * read before its own stores, for readers of the counters), and raises
+ * oldest_seq by cmpxchg, as producers do, so that
+ * what they dropped first is not counted cleared, and oldest_seq never
+ * goes down (clear-raise.litmus); readers of the counters keep a snapshot
+ * only from one side of a CLEAR, and never see more cleared than pushed
  * (clear-stats.litmus).
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/export.h>
 #include <linux/irq_work.h>
+#include <linux/cpumask.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -153,10 +202,32 @@
 #define CREATE_TRACE_POINTS
 #include "seqring_trace.h"
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/* See seqring_hook(): set by the KUnit tests only. */
-struct seqring_test_hook seqring_test_hook;
-EXPORT_SYMBOL_IF_KUNIT(seqring_test_hook);
+#if IS_ENABLED(CONFIG_KUNIT) || defined(SEQRING_TEST_HOOKS)
+/* See seqring_hook(): set by the tests only. */
+DEFINE_STATIC_KEY_FALSE(seqring_hook_key);
+seqring_hook_fn seqring_hook_fn_ptr;
+EXPORT_SYMBOL_GPL(seqring_hook_fn_ptr);
+
+/**
+ * seqring_test_hook_set - have @fn called at each step of pushes (tests)
+ * @fn: the hook, called with the ring and the step; NULL for none
+ *
+ * When it returns after @fn NULL, no call of the hook is running in a
+ * section with interrupts off (an RCU grace period); the caller makes
+ * sure of its calls in process context (SEQRING_HOOK_CHUNK, _RESCHED).
+ * Process context.
+ */
+void seqring_test_hook_set(seqring_hook_fn fn)
+{
+	WRITE_ONCE(seqring_hook_fn_ptr, fn);
+	if (fn) {
+		static_branch_enable(&seqring_hook_key);
+	} else {
+		static_branch_disable(&seqring_hook_key);
+		synchronize_rcu();
+	}
+}
+EXPORT_SYMBOL_GPL(seqring_test_hook_set);
 #endif
 static_assert(sizeof(struct seqring_reading) == 40);
 static_assert(sizeof(struct seqring_batch) == 16);
@@ -353,6 +424,8 @@ static void seqring_ring_setup(struct seqring_ring *ring, const char *name,
 			       struct seqring_slots *slots, u64 first,
 			       work_func_t wake)
 {
+	unsigned int i;
+
 	ring->meta = meta;
 	ring->meta->version = SEQRING_MMAP_VERSION;
 	ring->meta->meta_size = PAGE_SIZE;
@@ -370,6 +443,10 @@ static void seqring_ring_setup(struct seqring_ring *ring, const char *name,
 	ring->name = name;
 	atomic64_set(&ring->head, first);
 	atomic64_set(&ring->last_stamp, 0);
+	ring->mig_seq = U64_MAX;
+	for (i = 0; i < SEQRING_LOST_NR; i++)
+		atomic64_set(&ring->lost[i], 0);
+	ring->broken = false;
 	atomic64_set(ring->next_seq, first);
 	atomic64_set(ring->oldest_seq, first);
 	ring->cleared = 0;
@@ -538,27 +615,82 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_freeze);
 
 /*
  * Move oldest_seq up to @seq, unless it is there already: everything
- * below @seq is dropped (or cleared). Relaxed: the fully ordered claim of
- * a slot comes after it (step 2.).
+ * below @seq is dropped (or cleared). Relaxed: the caller orders it
+ * (LMM(seqring_ring_push_chunk:B)). Bounded: the cmpxchg fails only when
+ * another context raised oldest_seq, and the loop ends once it is at @seq
+ * or above.
+ *
+ * Return: true when this call did not store oldest_seq itself but found it
+ * at @seq or above, raised by another context: a barrier that orders this
+ * CPU's own stores does not then order that one, and the caller needs a
+ * full one (store-validate.litmus).
  */
-static __always_inline void seqring_ring_drop_before(struct seqring_ring *ring,
+static __always_inline bool seqring_ring_drop_before(struct seqring_ring *ring,
 						     u64 seq)
 {
 	s64 old = atomic64_read(ring->oldest_seq);
 
-	while (old < seq &&
-	       !atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
-		;
+	while (old < seq) {
+		if (atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
+			return false;
+	}
+	return true;
 }
 
 /*
- * Reserve @n sequence numbers (step 1. at the top of this file) and the
- * time stamp. Interrupts off. Returns the first sequence number.
- * *@stamp: on entry, whether a reading has a zero timestamp; on return,
- * the time to give them.
+ * Stop the ring for good: an invariant failed, which only a bug or a
+ * forged region can make happen. Like ftrace's RB_WARN_ON(), it warns
+ * once (the caller's WARN_ON_ONCE()) and disables the ring instead of
+ * hanging: pushes store nothing from here on (counted, EIO), readers read
+ * what is there. Any context.
  */
-static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
-						unsigned int n, u64 *stamp)
+static void seqring_ring_break(struct seqring_ring *ring, const char *why)
+{
+	if (!READ_ONCE(ring->broken))
+		pr_err("%s: %s: the ring is stopped\n", ring->name, why);
+	WRITE_ONCE(ring->broken, true);
+}
+
+/* Count @n readings that a push could not store, and say why (errno). */
+static void seqring_ring_lost(struct seqring_ring *ring, int err,
+			      unsigned int n)
+{
+	enum seqring_lost why = SEQRING_LOST_FULL;
+
+	if (err == -ENODEV)
+		why = SEQRING_LOST_DEAD;
+	else if (err == -EIO)
+		why = SEQRING_LOST_BROKEN;
+	atomic64_add(n, &ring->lost[why]);
+}
+
+/*
+ * Reserve up to @n sequence numbers and the time stamp (step 1. at the top
+ * of this file), for slots of an array of @cap slots. Interrupts off.
+ *
+ * Only free slots are taken: the reading a lap before each, @cap sequence
+ * numbers earlier, must be published (below next_seq). A reading is
+ * published only once its producer committed it, so that producer, in
+ * whatever context, is done with the slot, and nobody else can take it
+ * until this one's reading is published in turn: a slot is never stored
+ * by two contexts at once, without any lock or claim
+ * (tests/litmus/reserve-free.litmus). During a resize's copy, mig_seq
+ * keeps producers off the slots it has still to fill the same way
+ * (tests/litmus/resize-migrate.litmus).
+ *
+ * Returns how many were taken, from *@first: fewer than @n when fewer
+ * slots are free, 0 when none is (the push stores nothing and counts it:
+ * it never waits for the producer that holds the slot, which may be the
+ * very context this one interrupted). *@stamp: on entry, whether a
+ * reading has a zero timestamp; on return, the time to give them.
+ *
+ * The loop starts again only when another context moved head or raised
+ * last_stamp since it was read: lock-free, each retry is another
+ * reservation or stamp made.
+ */
+static __always_inline unsigned int
+seqring_ring_reserve(struct seqring_ring *ring, u32 cap, unsigned int n,
+		     u64 *first, u64 *stamp)
 {
 	/*
 	 * Read once, before the reservation; only when some reading needs
@@ -571,11 +703,30 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 	 * sequence and time order agree.
 	 */
 	s64 now = *stamp ? ktime_get_real_fast_ns() : 0;
-	s64 seq, last, t;
+	s64 last, t;
+	u64 seq, limit;
+	unsigned int k;
 
+	lockdep_assert_irqs_disabled();
 	for (;;) {
-		/* Pairs with the cmpxchg of head below, by the producer before. */
+		/* LMM(seqring_ring_reserve:A): pairs with :D of the producer before. */
 		seq = atomic64_read_acquire(&ring->head);
+		/*
+		 * LMM(seqring_ring_reserve:B): the publish of the reading a
+		 * lap before (LMM(seqring_ring_publish:C)) and its producer's
+		 * stores before the stores into its slot.
+		 */
+		limit = atomic64_read_acquire(ring->next_seq);
+		/* LMM(seqring_ring_reserve:C): pairs with seqring_ring_migrate:C. */
+		limit = min(limit, smp_load_acquire(&ring->mig_seq)) + cap;
+		if (limit <= seq)
+			return 0;
+		k = min_t(u64, n, limit - seq);
+		if (WARN_ON_ONCE(seq + k > SEQRING_SLOT_SEQ)) {
+			/* A sequence number would reach the BUSY bit. */
+			seqring_ring_break(ring, "sequence numbers used up");
+			return 0;
+		}
 		last = atomic64_read(&ring->last_stamp);
 		t = max(now, last);
 		/* Fully ordered: last_stamp is at least t before head moves. */
@@ -583,102 +734,123 @@ static __always_inline u64 seqring_ring_reserve(struct seqring_ring *ring,
 		    !atomic64_try_cmpxchg(&ring->last_stamp, &last, t))
 			continue;
 		/*
-		 * Fully ordered. Success means head did not move since it
-		 * was read (it only grows): the producer of seq - 1 had
-		 * raised last_stamp to its stamp, or seen it there, before
-		 * it moved head, and this one read last_stamp after.
+		 * LMM(seqring_ring_reserve:D), fully ordered. Success means
+		 * head did not move since it was read (it only grows): the
+		 * producer of seq - 1 had raised last_stamp to its stamp, or
+		 * seen it there, before it moved head, and this one read
+		 * last_stamp after (tests/litmus/reserve-stamp.litmus).
 		 */
-		if (atomic64_try_cmpxchg(&ring->head, &seq, seq + n))
+		if (atomic64_try_cmpxchg(&ring->head, &seq, seq + k))
 			break;
 	}
 	*stamp = t;
-	return seq;
+	*first = seq;
+	return k;
 }
 
 /*
  * The slot array to store the readings of a reservation that ends before
- * @end in, loaded after the reservation (see seqring_ring_resize()); moves
- * oldest_seq past what they overwrite there. Interrupts off, in the
- * section that stores them.
+ * @end in, loaded again after the reservation (see seqring_ring_resize()),
+ * and oldest_seq moved past what they overwrite there. @pre is the array
+ * the reservation was checked against. If a resize replaced it in
+ * between, the new array takes them only if its slots are free too (its
+ * capacity may be smaller); else they go into @pre, checked, from where
+ * the resize's copy takes them (it waits for this section). Interrupts
+ * off, in the section that stores them. *@others: as
+ * seqring_ring_drop_before() returns, or false when nothing is dropped.
  */
 static __always_inline struct seqring_slots *
-seqring_ring_slots_for(struct seqring_ring *ring, u64 end)
+seqring_ring_slots_for(struct seqring_ring *ring, struct seqring_slots *pre,
+		       u64 end, bool *others)
 {
+	/* LMM(seqring_ring_slots_for:A): the resize's cut, resize-cut.litmus. */
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
+	u64 limit;
 
+	*others = false;
+	if (unlikely(slots != pre)) {
+		/* An acquire, as LMM(seqring_ring_reserve:B). */
+		limit = atomic64_read_acquire(ring->next_seq);
+		/* An acquire, as LMM(seqring_ring_reserve:C). */
+		limit = min(limit, smp_load_acquire(&ring->mig_seq));
+		if (end > limit + slots->capacity) {
+			/* Overwritten there at once, if the new one is smaller. */
+			if (end > slots->capacity)
+				*others = seqring_ring_drop_before(ring, end -
+								   slots->capacity);
+			slots = pre;
+		}
+	}
 	if (end > slots->capacity)
-		seqring_ring_drop_before(ring, end - slots->capacity);
+		*others |= seqring_ring_drop_before(ring, end - slots->capacity);
 	return slots;
 }
 
 /*
- * Claim the slot of @seq for writing (step 2.). Interrupts off. Returns
- * false when a newer reading holds or claims the slot: @seq was
- * overwritten before it could be stored, and oldest_seq is past it.
+ * Mark @slot BUSY for @seq before its reading is stored (step 2.): a
+ * reader that copies the slot meanwhile sees, when it checks the seq word
+ * again, that the copy may be torn. A plain store: nobody else stores the
+ * slot (seqring_ring_reserve()). Interrupts off. Returns false, having
+ * stopped the ring, when the slot says otherwise: busy, or holding a
+ * reading from the future.
  */
-static __always_inline bool seqring_slot_claim(struct seqring_slot *slot,
-					       u64 seq)
+static __always_inline bool seqring_slot_mark(struct seqring_ring *ring,
+					      struct seqring_slot *slot,
+					      u64 seq)
 {
 	u64 v = READ_ONCE(slot->seq);
 
-	for (;;) {
-		if (seqring_slot_seq(v) >= seq)
-			return false;
-		if (v & SEQRING_SLOT_BUSY) {
-			/*
-			 * Another CPU is copying the reading a lap before
-			 * ours in a section with interrupts off: one copy,
-			 * by a task that cannot be descheduled meanwhile.
-			 */
-			cpu_relax();
-			v = READ_ONCE(slot->seq);
-			continue;
-		}
-		/* Fully ordered: oldest_seq before, the copy after. */
-		if (likely(cmpxchg(&slot->seq, v, seq | SEQRING_SLOT_BUSY) == v))
-			return true;
-		v = READ_ONCE(slot->seq);
+	if (WARN_ON_ONCE((v & SEQRING_SLOT_BUSY) ||
+			 seqring_slot_seq(v) >= seq)) {
+		seqring_ring_break(ring, "a slot taken is busy or newer");
+		return false;
 	}
+	WRITE_ONCE(slot->seq, seq | SEQRING_SLOT_BUSY);
+	return true;
 }
 
 /*
- * Store @r as @seq in slot @idx of @slots (steps 2. and 3.), a zero
- * timestamp replaced by @stamp. Interrupts off.
+ * Store @r as @seq in slot @idx of @slots, marked by seqring_slot_mark()
+ * (step 3.), a zero timestamp replaced by @stamp, and commit it.
+ * Interrupts off.
  */
-static __always_inline void seqring_ring_store(struct seqring_ring *ring,
-					       struct seqring_slots *slots,
-					       u32 idx,
-					       const struct seqring_reading *r,
-					       u64 seq, u64 stamp)
+static __always_inline void seqring_slot_fill(struct seqring_ring *ring,
+					      struct seqring_slots *slots,
+					      u32 idx,
+					      const struct seqring_reading *r,
+					      u64 seq, u64 stamp)
 {
 	struct seqring_slot *slot = &slots->slot[idx];
 
-	if (!seqring_slot_claim(slot, seq))
-		return;
 	slot->r = *r;
 	if (!r->timestamp_ns)
 		slot->r.timestamp_ns = stamp;
 	/*
 	 * A persistent ring: the checksum before the commit, so that the
 	 * next boot finds, for any slot it can read as committed, the
-	 * checksum of that reading (or a mismatch, if the crash tore it).
+	 * checksum of that reading (or a mismatch, if the crash tore it;
+	 * tests/litmus/persist-crc.litmus).
 	 */
 	if (ring->crcs)
 		WRITE_ONCE(ring->crcs[idx], seqring_persist_crc(seq, &slot->r));
 	trace_seqring_push(ring->name, seq, &slot->r);
-	/* The reading before its seq: pairs with the acquire in copy_rcu(). */
+	/*
+	 * LMM(seqring_slot_fill:A): the reading before its seq; pairs with
+	 * the acquires in seqring_slot_copy() and seqring_slot_done().
+	 */
 	smp_store_release(&slot->seq, seq);
 }
 
 /*
  * May publishing go past @seq? Yes if it is committed, or if the slot
- * holds a newer reading: @seq was overwritten (or will never be stored),
- * and everything up to it is dropped. No while it is not stored yet.
+ * holds a newer reading: @seq was overwritten after it was published, or,
+ * in the array a resize made, copied there and lapped. No while it is
+ * not stored yet.
  */
 static __always_inline bool seqring_slot_done(const struct seqring_slot *slot,
 					      u64 seq)
 {
-	/* Pairs with the release in seqring_ring_store(). */
+	/* LMM(seqring_slot_done:A): pairs with seqring_slot_fill:A. */
 	u64 v = smp_load_acquire(&slot->seq);
 
 	if (seqring_slot_seq(v) != seq)
@@ -688,53 +860,68 @@ static __always_inline bool seqring_slot_done(const struct seqring_slot *slot,
 
 /*
  * Publish what is committed after next_seq (step 4.), walking at most
- * SEQRING_PUBLISH_MAX slots. Interrupts off, so in an RCU read-side
- * section. Returns the next_seq this call stored, or 0 when it stored
- * none.
+ * SEQRING_PUBLISH_MAX slots. [@own, @own_end) are the caller's own
+ * readings, committed by it: not looked at again. Interrupts off, so in
+ * an RCU read-side section. Returns the next_seq this call stored, or 0
+ * when it stored none.
  *
- * A walk ends at the first slot not committed yet: its producer is in its
- * own section and publishes past it when it commits. A walk that only
- * stops at the bound leaves the rest to the publish irq_work, so that no
- * reading waits for the next push, and no section walks more.
+ * A walk ends at the first slot not committed yet: its producer publishes
+ * past it when it commits (its walk comes after a full barrier, so of two
+ * producers that commit at once, at least one sees both:
+ * tests/litmus/publish-two.litmus). A walk that only stops at the bound
+ * leaves the rest to the publish irq_work, so that no reading waits for
+ * the next push, and no section walks more (publish-budget.litmus). When
+ * the cmpxchg fails, another walk moved next_seq: this one still publishes
+ * up to where it looked, if that is further, without looking again; each
+ * failure sees next_seq higher, so the loop ends by @end at the latest.
  */
-static u64 seqring_ring_publish(struct seqring_ring *ring)
+static u64 seqring_ring_publish(struct seqring_ring *ring, u64 own,
+				u64 own_end)
 {
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
-	/* Pairs with the release in seqring_ring_resize(): see the copies. */
+	/*
+	 * LMM(seqring_ring_publish:A): pairs with seqring_ring_resize:B; a
+	 * walk that finds prev NULL sees every reading the resize copied.
+	 */
 	struct seqring_slots *prev = smp_load_acquire(&slots->prev);
-	u64 next = atomic64_read(ring->next_seq);
 	unsigned int budget = SEQRING_PUBLISH_MAX;
-	u64 seq, end;
+	u64 next, seq;
 	u32 idx;
 
-	for (;;) {
-		/* Below oldest_seq all is dropped: nothing to wait for. */
-		seq = max_t(u64, next, atomic64_read(ring->oldest_seq));
-		div_u64_rem(seq, slots->capacity, &idx);
-		for (; budget; budget--, seq++) {
-			/* Stored before a resize and not copied yet? */
-			if (!seqring_slot_done(&slots->slot[idx], seq) &&
-			    (!prev || !seqring_slot_done(seqring_slot_of(prev, seq),
-							 seq)))
-				break;
-			if (++idx == slots->capacity)
-				idx = 0;
-		}
-		end = seq;
-		if (SEQRING_PUBLISH_MAX - budget > READ_ONCE(ring->walk_max))
-			WRITE_ONCE(ring->walk_max, SEQRING_PUBLISH_MAX - budget);
-		if (end <= next)
-			return 0;
-		/* Fully ordered: the slots seen before next_seq. */
-		if (atomic64_try_cmpxchg(ring->next_seq, &next, end))
+	lockdep_assert_irqs_disabled();
+	seqring_hook(ring, SEQRING_HOOK_WALK);
+	next = atomic64_read(ring->next_seq);
+	/*
+	 * Below oldest_seq all is dropped: nothing to wait for
+	 * (publish-drop.litmus). oldest_seq passes next_seq only in a
+	 * resize, over readings stored into the array it replaced.
+	 */
+	seq = max_t(u64, next, atomic64_read(ring->oldest_seq));
+	if (seq >= own && seq < own_end)
+		seq = own_end;
+	div_u64_rem(seq, slots->capacity, &idx);
+	for (; budget; budget--, seq++) {
+		/* Stored before a resize and not copied yet? */
+		if (!seqring_slot_done(&slots->slot[idx], seq) &&
+		    (!prev || !seqring_slot_done(seqring_slot_of(prev, seq), seq)))
 			break;
-		/* Another producer published meanwhile, maybe past us. */
-		if (next >= end)
-			return 0;
+		if (++idx == slots->capacity)
+			idx = 0;
 	}
+	if (SEQRING_PUBLISH_MAX - budget > READ_ONCE(ring->walk_max))
+		WRITE_ONCE(ring->walk_max, SEQRING_PUBLISH_MAX - budget);
+	/* At the bound: the irq_work goes on from there. */
 	if (!budget)
 		irq_work_queue(&ring->publish_work);
-	return end;
+	while (next < seq) {
+		/*
+		 * LMM(seqring_ring_publish:C), fully ordered: the slots seen
+		 * before next_seq (tests/litmus/commit-publish.litmus).
+		 */
+		if (atomic64_try_cmpxchg(ring->next_seq, &next, seq))
+			return seq;
+	}
+	return 0;
 }
 
 /*
@@ -746,6 +933,7 @@ static u64 seqring_ring_publish(struct seqring_ring *ring)
 static __always_inline bool seqring_ring_needs_wake(struct seqring_ring *ring,
 						    u64 published)
 {
+	/* LMM(seqring_ring_needs_wake:A): publish-wake.litmus. */
 	return published && published >= READ_ONCE(ring->wake_seq);
 }
 
@@ -761,9 +949,11 @@ static void seqring_ring_wake_irq_work(struct irq_work *work)
 /*
  * Have readers woken after a push that published @published: the walk of
  * the armed readers runs in a worker, never in the producer, which waits
- * for none of them. A producer that may call queue_work() (@can_sleep:
- * process context) queues it; any other goes through an irq_work (the
- * caller may hold a runqueue lock that queue_work()'s wake-up takes).
+ * for none of them. A producer in process context with interrupts on
+ * (@can_sleep: the ioctls) queues it; every other one (the kernel API,
+ * whatever its context, NMI included, as ftrace's rb_wakeups() does) goes
+ * through an irq_work: the caller may hold a runqueue lock that
+ * queue_work()'s wake-up takes, or be in an NMI.
  */
 static void seqring_ring_wake(struct seqring_ring *ring, u64 published,
 			      bool can_sleep)
@@ -789,7 +979,7 @@ static void seqring_ring_publish_work(struct irq_work *work)
 	struct seqring_ring *ring = container_of(work, struct seqring_ring,
 						 publish_work);
 
-	seqring_ring_wake(ring, seqring_ring_publish(ring), false);
+	seqring_ring_wake(ring, seqring_ring_publish(ring, 0, 0), false);
 }
 
 /**
@@ -807,42 +997,88 @@ void seqring_ring_wake_all(struct seqring_ring *ring)
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_wake_all);
 
 /*
- * Reserve, store, commit and publish @n readings (at most SEQRING_CHUNK)
- * in one section with interrupts off, after dropping @drop sequence
- * numbers that are reserved but never stored (a batch larger than the
- * ring). @stamp: some reading may have a zero timestamp. Returns what
+ * Reserve, store, commit and publish up to @n readings (at most
+ * SEQRING_CHUNK) in one section with interrupts off, from any context, NMI
+ * included: nothing here waits for another context, and each loop is
+ * bounded (seqring_ring_reserve(), seqring_ring_publish()). @stamp: some
+ * reading may have a zero timestamp. Returns how many it stored, from the
+ * first (fewer than @n when fewer slots were free, 0 when none was), or
+ * -ENODEV (destroyed), -EIO (stopped): nothing stored. *@published: what
  * seqring_ring_publish() returned.
  */
-static __always_inline u64
+static __always_inline int
 seqring_ring_push_chunk(struct seqring_ring *ring,
 			const struct seqring_reading *r, unsigned int n,
-			unsigned int drop, bool stamp)
+			bool stamp, u64 *published)
 {
-	struct seqring_slots *slots;
+	struct seqring_slots *pre, *slots;
+	unsigned int i, k;
 	unsigned long flags;
-	u64 seq, t = stamp, published;
-	unsigned int i;
-	u32 idx;
+	u64 seq, t = stamp;
+	u32 idx, first;
+	bool others;
+	int ret = 0;
 
 	local_irq_save(flags);
-	seq = seqring_ring_reserve(ring, drop + n, &t);
-	seqring_hook(ring, SEQRING_HOOK_RESERVED);
-	slots = seqring_ring_slots_for(ring, seq + drop + n);
-	if (drop) {
-		/* Whatever the capacity is now: they were never stored. */
-		seqring_ring_drop_before(ring, seq + drop);
-		seq += drop;
+	/*
+	 * LMM(seqring_ring_push_chunk:A): inside the section, which
+	 * seqring_ring_kill() waits for once it set dead (kill-gone.litmus).
+	 */
+	if (unlikely(READ_ONCE(ring->dead) || READ_ONCE(ring->broken))) {
+		ret = READ_ONCE(ring->dead) ? -ENODEV : -EIO;
+		goto out;
 	}
-	div_u64_rem(seq, slots->capacity, &idx);
-	for (i = 0; i < n; i++) {
-		seqring_ring_store(ring, slots, idx, &r[i], seq + i, t);
+	pre = rcu_dereference_sched(ring->slots);
+	k = seqring_ring_reserve(ring, pre->capacity, n, &seq, &t);
+	if (!k) {
+		ret = READ_ONCE(ring->broken) ? -EIO : 0;
+		goto out;
+	}
+	seqring_hook(ring, SEQRING_HOOK_RESERVED);
+	slots = seqring_ring_slots_for(ring, pre, seq + k, &others);
+	/*
+	 * LMM(seqring_ring_push_chunk:B): oldest_seq raised before the slots
+	 * are marked, so a reader whose check fails on a mark finds it past
+	 * the reading it wanted (store-validate.litmus). When this producer
+	 * found it raised by another context instead of storing it, only a
+	 * full barrier carries that store along (cumulativity); that is
+	 * rare: a producer raises it itself in a ring that is full, unless
+	 * another one, reserving after it, got there first.
+	 */
+	if (unlikely(others))
+		smp_mb();	/* LMM(seqring_ring_push_chunk:B), above */
+	else
+		smp_wmb();	/* LMM(seqring_ring_push_chunk:B), above */
+	div_u64_rem(seq, slots->capacity, &first);
+	for (i = 0, idx = first; i < k; i++) {
+		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {
+			ret = -EIO;
+			goto out;
+		}
+		if (++idx == slots->capacity)
+			idx = 0;
+	}
+	/* LMM(seqring_ring_push_chunk:C): the marks before the readings. */
+	smp_wmb();
+	seqring_hook(ring, SEQRING_HOOK_STORING);
+	for (i = 0, idx = first; i < k; i++) {
+		seqring_slot_fill(ring, slots, idx, &r[i], seq + i, t);
 		if (++idx == slots->capacity)
 			idx = 0;
 	}
 	seqring_hook(ring, SEQRING_HOOK_STORED);
-	published = seqring_ring_publish(ring);
+	/*
+	 * LMM(seqring_ring_push_chunk:D): the commits before the walk's
+	 * loads. Two producers that commit at once and walk are the
+	 * store-buffering pattern: without it, each may see the other's
+	 * slot still busy and publish neither (publish-two.litmus).
+	 */
+	smp_mb();
+	*published = seqring_ring_publish(ring, seq, seq + k);
+	ret = k;
+out:
 	local_irq_restore(flags);
-	return published;
+	return ret;
 }
 
 /**
@@ -850,33 +1086,55 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
  * @ring: the ring
  * @r: readings checked by seqring_readings_prepare()
  * @n: number of readings, at least 1
- * @pushed: if not NULL, a counter that grows by @n
+ * @pushed: if not NULL, a counter that grows by the readings stored
  *
- * The readings are reserved, stored and published in chunks of
- * %SEQRING_CHUNK, each in one section with interrupts off: readers see
+ * The readings are reserved, stored and published in chunks of up to
+ * %SEQRING_CHUNK (less in a small ring), each in one section with
+ * interrupts off: readers see
  * them in order, chunk by chunk, and a concurrent seqring_ring_clear()
  * may fall between two chunks. The batch never holds back another
  * producer's readings, however long the scheduler keeps this one from its
  * CPU between chunks. Zero timestamps are stamped per chunk, when its
- * sequence numbers are taken. When @n exceeds the capacity only the last
- * capacity readings are stored; the others get their sequence numbers and
- * count as dropped. Process context; may sleep between chunks.
+ * sequence numbers are taken. A batch larger than the ring is stored
+ * whole, each reading overwriting the one a capacity before. Readings
+ * that find no free slot are not stored (counted lost), the batch goes
+ * on. Process context; may sleep between chunks.
+ *
+ * Return: 0; -ENOBUFS when some reading found no free slot; -ENODEV or
+ * -EIO when the ring was destroyed or stopped, where the batch stopped
+ * (what was not stored is counted lost).
  */
-void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
-		       unsigned int n, atomic64_t *pushed)
+int seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
+		      unsigned int n, atomic64_t *pushed)
 {
-	u32 capacity = seqring_ring_capacity(ring);
-	unsigned int i, k, drop = 0;
-	u64 published;
+	unsigned int i, k, chunk, stored = 0;
+	u64 published = 0;
+	int got, ret = 0;
 
-	/* Readings that the push itself overwrites are not stored at all. */
-	if (n > capacity)
-		drop = n - capacity;
-	for (i = drop; i < n; i += k) {
-		k = min_t(unsigned int, n - i, SEQRING_CHUNK);
-		published = seqring_ring_push_chunk(ring, &r[i], k,
-						    i == drop ? drop : 0, true);
-		seqring_ring_wake(ring, published, true);
+	/*
+	 * A section takes at most a 2 * CPUs-th of the ring: the sections
+	 * of every CPU, and NMIs, then find free slots at once in a ring
+	 * smaller than SEQRING_CHUNK per CPU too.
+	 */
+	chunk = clamp_t(unsigned int,
+			seqring_ring_capacity(ring) / (2 * num_online_cpus()),
+			1, SEQRING_CHUNK);
+	for (i = 0; i < n; i += k) {
+		k = min(n - i, chunk);
+		got = seqring_ring_push_chunk(ring, &r[i], k, true, &published);
+		if (got < 0) {
+			seqring_ring_lost(ring, got, n - i);
+			ret = got;
+			break;
+		}
+		if (!got) {
+			seqring_ring_lost(ring, -ENOBUFS, k);
+			ret = -ENOBUFS;
+		} else {
+			k = got;
+			stored += got;
+			seqring_ring_wake(ring, published, true);
+		}
 		seqring_hook(ring, SEQRING_HOOK_CHUNK);
 		if (i + k < n) {
 			seqring_hook(ring, SEQRING_HOOK_RESCHED);
@@ -884,7 +1142,8 @@ void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 		}
 	}
 	if (pushed)
-		atomic64_add(n, pushed);
+		atomic64_add(stored, pushed);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 
@@ -892,18 +1151,30 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
  * __seqring_ring_push_one - append one prepared reading, from any context
  * @ring: the ring
  * @r: a reading checked by seqring_readings_prepare()
- * @can_sleep: the caller is in process context, where it may queue the
- *	wake-up of readers itself
+ * @can_sleep: the caller is in process context with interrupts on, where
+ *	it may queue the wake-up of readers itself
  *
- * Never sleeps; interrupts are off while the reading is stored. Not NMI.
+ * Never sleeps, never waits; interrupts are off while the reading is
+ * stored. NMI included (with @can_sleep false).
+ *
+ * Return: 0; -ENOBUFS (no free slot), -ENODEV (destroyed), -EIO
+ * (stopped): nothing stored, counted lost.
  */
-void __seqring_ring_push_one(struct seqring_ring *ring,
-			     const struct seqring_reading *r, bool can_sleep)
+int __seqring_ring_push_one(struct seqring_ring *ring,
+			    const struct seqring_reading *r, bool can_sleep)
 {
-	seqring_ring_wake(ring,
-			  seqring_ring_push_chunk(ring, r, 1, 0,
-						  !r->timestamp_ns),
-			  can_sleep);
+	u64 published = 0;
+	int got;
+
+	got = seqring_ring_push_chunk(ring, r, 1, !r->timestamp_ns, &published);
+	if (got <= 0) {
+		if (!got)
+			got = -ENOBUFS;
+		seqring_ring_lost(ring, got, 1);
+		return got;
+	}
+	seqring_ring_wake(ring, published, can_sleep);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(__seqring_ring_push_one);
 
@@ -911,13 +1182,14 @@ EXPORT_SYMBOL_IF_KUNIT(__seqring_ring_push_one);
  * seqring_ring_push_one - check and append one reading
  * @ring: the ring
  * @r: kernel copy of a reading from userspace
- * @pushed: if not NULL, a counter that grows by one
+ * @pushed: if not NULL, a counter that grows by one when it is stored
  *
  * seqring_readings_prepare() and __seqring_ring_push_one() for a single
  * reading, the PUSH ioctl, in one call: at about one system call per
  * reading, calls are a measurable share of its cost. Process context.
  *
- * Return: 0, or -EINVAL as seqring_readings_prepare() (nothing stored).
+ * Return: 0, -EINVAL as seqring_readings_prepare() (nothing stored, not
+ * counted), or what __seqring_ring_push_one() returned.
  */
 int seqring_ring_push_one(struct seqring_ring *ring,
 			  struct seqring_reading *r, atomic64_t *pushed)
@@ -926,12 +1198,39 @@ int seqring_ring_push_one(struct seqring_ring *ring,
 
 	if (ret)
 		return ret;
-	__seqring_ring_push_one(ring, r, true);
-	if (pushed)
+	ret = __seqring_ring_push_one(ring, r, true);
+	if (!ret && pushed)
 		atomic64_inc(pushed);
-	return 0;
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push_one);
+
+/*
+ * Copy the reading @seq out of @slots if the slot holds it, checking
+ * afterwards that it was not overwritten meanwhile (step b.).
+ */
+static __always_inline bool seqring_slot_copy(const struct seqring_slots *slots,
+					      u64 seq,
+					      struct seqring_reading *out)
+{
+	const struct seqring_slot *slot = seqring_slot_of(slots, seq);
+
+	/* LMM(seqring_slot_copy:A): pairs with seqring_slot_fill:A. */
+	if (smp_load_acquire(&slot->seq) != seq)
+		return false;
+	/*
+	 * Racing with a writer is expected: the copy is validated below and
+	 * thrown away if it was torn.
+	 */
+	*out = data_race(slot->r);
+	/*
+	 * LMM(seqring_slot_copy:B): the copy before the check; pairs with
+	 * seqring_ring_push_chunk:C, the mark before the writer's stores
+	 * (store-validate.litmus).
+	 */
+	smp_rmb();
+	return READ_ONCE(slot->seq) == seq;
+}
 
 /**
  * seqring_ring_clear - discard every reading held
@@ -953,14 +1252,28 @@ int seqring_ring_clear(struct seqring_ring *ring)
 
 	/* Producers never take it: interrupts may stay on. */
 	raw_spin_lock(&ring->clear_lock);
-	next = atomic64_read(ring->next_seq);
+	/*
+	 * LMM(seqring_ring_clear:A): an acquire, as any reader's, pairing
+	 * with the publish's cmpxchg: what it clears was published.
+	 */
+	next = seqring_ring_next_seq(ring);
+	/*
+	 * LMM(seqring_ring_clear:B): a full barrier, not only the acquire:
+	 * next_seq was stored by a producer's publish, and a reader of the
+	 * counters that sees this clear's cleared must see that next_seq too
+	 * (cumulativity); else it could count more cleared than pushed
+	 * (clear-stats.litmus). CLEARs are rare.
+	 */
+	smp_mb();
 	oldest = atomic64_read(ring->oldest_seq);
 	/*
 	 * Producers may raise oldest_seq meanwhile (dropping readings), so
 	 * it is raised by cmpxchg too; what they dropped first counts as
-	 * dropped, not cleared.
+	 * dropped, not cleared (clear-raise.litmus). Bounded: a failure
+	 * means a producer raised it, and the loop ends at next.
 	 */
 	write_seqcount_begin(&ring->stats_seq);
+	seqring_hook(ring, SEQRING_HOOK_CLEAR);
 	while (oldest < next) {
 		if (atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &oldest,
 						 next)) {
@@ -976,38 +1289,88 @@ int seqring_ring_clear(struct seqring_ring *ring)
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
 
+/* Copies made before the swap, at most, in seqring_ring_resize(). */
+#define SEQRING_PRECOPY_PASSES	4
+
 /*
- * Copy the readings [@from, @to) that @old holds into @new (a resize),
- * claiming each slot as a producer does: one that stored a newer reading
- * there meanwhile wins. No producer stores into @old any more. Interrupts
- * are off for SEQRING_CHUNK slots at a time, and the copy offers to
- * reschedule after each such section.
+ * Copy the readings [@from, @to) that @src holds into @dst, a slot array
+ * no one else can see yet (a resize's new one, before it replaces the
+ * ring's): each is copied as a reader copies it, checked afterwards, since
+ * producers go on storing into @src. Plain stores into @dst: the
+ * rcu_assign_pointer() that makes it the ring's publishes them.
+ */
+static void seqring_ring_precopy(struct seqring_ring *ring,
+				 const struct seqring_slots *src,
+				 struct seqring_slots *dst, u64 from, u64 to)
+{
+	struct seqring_slot *slot;
+	struct seqring_reading r;
+	u64 seq, end;
+
+	for (seq = from; seq < to; seq = end) {
+		end = min(to, seq + SEQRING_CHUNK);
+		for (; seq < end; seq++) {
+			if (!seqring_slot_copy(src, seq, &r))
+				continue;
+			slot = seqring_slot_of(dst, seq);
+			slot->r = r;
+			slot->seq = seq;
+		}
+		seqring_hook(ring, SEQRING_HOOK_RESCHED);
+		cond_resched();
+	}
+}
+
+/*
+ * Copy the readings [@from, @to) that @old holds into @new, the ring's own
+ * array now, where producers store (a resize's last step). No producer
+ * stores into @old any more, and none takes a slot of @new whose reading
+ * a lap before is at or above mig_seq, which rises after each chunk: the
+ * copy and producers never store one slot at once. A slot that a producer
+ * stored before it learnt of mig_seq holds a newer reading: left alone.
+ * Interrupts off for SEQRING_CHUNK slots at a time (NMIs may still push
+ * there: they take other slots), with a chance to reschedule after each
+ * such section. resize_lock held.
  */
 static void seqring_ring_migrate(struct seqring_ring *ring,
 				 const struct seqring_slots *old,
 				 struct seqring_slots *new, u64 from, u64 to)
 {
+	bool copy[SEQRING_CHUNK];
 	const struct seqring_slot *src;
 	struct seqring_slot *dst;
 	unsigned long flags;
-	u64 seq, v;
+	u64 seq, end;
+	unsigned int i;
 
-	for (seq = from; seq < to; ) {
-		u64 end = min(to, seq + SEQRING_CHUNK);
-
+	lockdep_assert_held(&ring->resize_lock);
+	for (seq = from; seq < to; seq = end) {
+		end = min(to, seq + SEQRING_CHUNK);
 		local_irq_save(flags);
-		for (; seq < end; seq++) {
-			src = seqring_slot_of(old, seq);
-			v = READ_ONCE(src->seq);
-			if (v != seq)
-				continue;
-			dst = seqring_slot_of(new, seq);
-			if (!seqring_slot_claim(dst, seq))
-				continue;
-			dst->r = src->r;
-			/* As in seqring_ring_store(). */
-			smp_store_release(&dst->seq, seq);
+		for (i = 0; i < end - seq; i++) {
+			src = seqring_slot_of(old, seq + i);
+			dst = seqring_slot_of(new, seq + i);
+			copy[i] = READ_ONCE(src->seq) == seq + i &&
+				  seqring_slot_seq(READ_ONCE(dst->seq)) < seq + i &&
+				  seqring_slot_mark(ring, dst, seq + i);
 		}
+		/* As LMM(seqring_ring_push_chunk:C). */
+		smp_wmb();
+		seqring_hook(ring, SEQRING_HOOK_MIGRATE);
+		for (i = 0; i < end - seq; i++) {
+			if (!copy[i])
+				continue;
+			src = seqring_slot_of(old, seq + i);
+			dst = seqring_slot_of(new, seq + i);
+			dst->r = src->r;
+			/* As LMM(seqring_slot_fill:A). */
+			smp_store_release(&dst->seq, seq + i);
+		}
+		/*
+		 * LMM(seqring_ring_migrate:C): the copies before mig_seq;
+		 * pairs with seqring_ring_reserve:C (resize-migrate.litmus).
+		 */
+		smp_store_release(&ring->mig_seq, end);
 		local_irq_restore(flags);
 		seqring_hook(ring, SEQRING_HOOK_RESCHED);
 		cond_resched();
@@ -1022,10 +1385,19 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * The newest min(count, @capacity) readings are kept, with their sequence
  * numbers; those that do not fit count as dropped. The new slots are
  * allocated before any lock is taken, and never by waking the OOM killer.
- * Producers go on pushing into the new array while the readings are
- * copied; readers, listing walks included, never make the resize wait,
- * and it never makes them wait. Process context; sleeps (an expedited
- * RCU grace period). Resizes are serialised.
+ * Producers go on pushing while the readings are copied; readers, listing
+ * walks included, never make the resize wait, and it never makes them
+ * wait. Process context; sleeps (expedited RCU grace periods). Resizes
+ * are serialised.
+ *
+ * What is published is copied into the new array first, while nobody
+ * else sees it (producers store into the old one meanwhile), again while
+ * much was pushed during the copy; then the new array replaces the old
+ * one, and what was published or stored since is copied after a grace
+ * period (seqring_ring_migrate()). Producers that reserve meanwhile leave
+ * those slots alone (mig_seq): a push that finds no free slot then, in a
+ * ring too small for what is pushed during that copy, fails and is
+ * counted as any such push.
  *
  * A ring that is mapped is not resized: a mapping shows the slot array
  * producers store into, and a resize replaces it. Keeping the old array
@@ -1044,7 +1416,8 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
 	struct seqring_slots *old, *new;
-	u64 head;
+	u64 head, copied, from, next;
+	unsigned int i;
 
 	if (ring->frozen)
 		return -EROFS;
@@ -1072,36 +1445,63 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	}
 	old = rcu_dereference_protected(ring->slots,
 					lockdep_is_held(&ring->resize_lock));
+
+	/*
+	 * What is published, copied while producers go on in the old array,
+	 * again and again while that leaves much behind: what is left for
+	 * after the swap is what was pushed during the last copy.
+	 */
+	copied = atomic64_read(ring->oldest_seq);
+	for (i = 0; i < SEQRING_PRECOPY_PASSES; i++) {
+		next = seqring_ring_next_seq(ring);
+		from = max_t(u64, copied, next > capacity ? next - capacity : 1);
+		seqring_ring_precopy(ring, old, new, from, next);
+		copied = next;
+		if (seqring_ring_next_seq(ring) - copied <= SEQRING_CHUNK)
+			break;
+	}
+
 	/* Published by the release of rcu_assign_pointer() below. */
 	new->prev = old;
 	rcu_assign_pointer(ring->slots, new);
 	/*
-	 * The swap before the load of head; a producer reserves, a fully
-	 * ordered RMW, before it loads the slots pointer: one that stores
-	 * into the old array reserved below head, which the migration below
-	 * covers, and every reservation from head on stores into the new one.
+	 * LMM(seqring_ring_resize:A): the swap before the load of head; a
+	 * producer reserves, a fully ordered RMW, before it loads the slots
+	 * pointer: one that stores into the old array reserved below head,
+	 * or checked the new array's slots free (seqring_ring_slots_for()),
+	 * and every reservation from head on stores into the new one
+	 * (resize-cut.litmus).
 	 */
 	smp_mb();
 	head = atomic64_read(&ring->head);
 	if (head > capacity)
 		seqring_ring_drop_before(ring, head - capacity);
+	from = max_t(u64, copied, atomic64_read(ring->oldest_seq));
+	WRITE_ONCE(ring->mig_seq, from);
 
 	/*
-	 * Producers that took the old array (interrupts off) are done. An
-	 * expedited grace period: a normal one waits for CPUs busy with
-	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
-	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
+	 * Producers that took the old array (interrupts off) are done; later
+	 * ones see mig_seq (resize-migrate.litmus). An expedited grace
+	 * period: a normal one waits for CPUs busy with listing walks, and
+	 * resizes are rare and root's (PREEMPT_RT makes it a normal one
+	 * after boot, rcupdate.rcu_normal_after_boot). What the old array
+	 * holds from @from on is then copied, up to head as it is now: a
+	 * producer that reserved before the swap and found the new array's
+	 * slots taken stored into the old one, above the cut.
 	 */
 	synchronize_rcu_expedited();
-	seqring_ring_migrate(ring, old, new, atomic64_read(ring->oldest_seq),
-			     head);
+	head = atomic64_read(&ring->head);
+	seqring_ring_migrate(ring, old, new, from, head);
 	/*
-	 * The copies before: pairs with the acquires of prev in
-	 * seqring_ring_publish() and seqring_ring_copy_rcu(), which then
-	 * find every copy. Not rcu_assign_pointer(): for NULL it is a plain
-	 * store.
+	 * LMM(seqring_ring_resize:B): the copies before; pairs with the
+	 * acquires of prev in seqring_ring_publish() and
+	 * seqring_ring_copy_rcu(), which then find every copy
+	 * (prev-clear.litmus). Not rcu_assign_pointer(): for NULL it is a
+	 * plain store.
 	 */
 	smp_store_release(&new->prev, NULL);
+	/* As LMM(seqring_ring_migrate:C): every copy is made. */
+	smp_store_release(&ring->mig_seq, U64_MAX);
 	/* No mapping can see it: the next one is made under resize_lock. */
 	seqring_meta_layout(ring->meta, new);
 	mutex_unlock(&ring->resize_lock);
@@ -1118,24 +1518,43 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);
 
 /**
- * seqring_ring_kill - wake every reader for good: the ring is destroyed
- * @ring: the ring; no push runs or will run
+ * seqring_ring_kill - stop every push and wake every reader for good: the
+ *	ring is destroyed
+ * @ring: the ring
  *
- * Readers see seqring_ring_dead() from here on; every armed one is woken
- * before this returns. Process context; sleeps.
+ * Pushes that start from here on store nothing (-ENODEV, counted); those
+ * in progress end before the mapping's meta page says
+ * %SEQRING_MMAP_GONE, after the last move of next_seq: a consumer that
+ * sees GONE, then loads next_seq, has every reading there will be
+ * (kill-gone.litmus). Readers see seqring_ring_dead() from here on; every
+ * armed one is woken before this returns. Process context; sleeps (an
+ * expedited RCU grace period).
  */
 void seqring_ring_kill(struct seqring_ring *ring)
 {
+	unsigned long flags;
+	u64 published;
+
+	/* LMM(seqring_ring_kill:A): pairs with seqring_ring_push_chunk:A. */
 	WRITE_ONCE(ring->dead, true);
-	/* dead before the wake-ups' locks: woken readers see it. */
-	smp_mb();
+	/*
+	 * LMM(seqring_ring_kill:B): every push section that saw dead false
+	 * is over: they run with interrupts off (NMIs too), RCU readers.
+	 */
+	synchronize_rcu_expedited();
+	/*
+	 * What they committed is published: each walked after its commit,
+	 * and a walk that stopped at its bound queued the publish work,
+	 * which may queue itself again. Walk here until nothing is left.
+	 */
+	do {
+		local_irq_save(flags);
+		published = seqring_ring_publish(ring, 0, 0);
+		local_irq_restore(flags);
+	} while (published);
 	irq_work_sync(&ring->publish_work);
 	irq_work_sync(&ring->wake_irq_work);
-	/*
-	 * Mapping consumers see it too: after next_seq's last move, so one
-	 * that loads flags with acquire and sees GONE, then loads next_seq,
-	 * has every reading there will be.
-	 */
+	/* LMM(seqring_ring_kill:C): after next_seq's last move. */
 	smp_store_release(&ring->meta->flags,
 			  READ_ONCE(ring->meta->flags) | SEQRING_MMAP_GONE);
 	seqring_ring_wake_all(ring);
@@ -1153,7 +1572,7 @@ void seqring_ring_kill(struct seqring_ring *ring)
  */
 void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 {
-	unsigned int start;
+	unsigned int start, i;
 	u64 next, oldest, cleared;
 
 	memset(st, 0, sizeof(*st));
@@ -1170,6 +1589,8 @@ void seqring_ring_stats(struct seqring_ring *ring, struct seqring_stats *st)
 	/* Producers may have moved oldest_seq past what they published yet. */
 	oldest = min(oldest, next);
 	st->total = next - 1;
+	for (i = 0; i < SEQRING_LOST_NR; i++)
+		st->lost += atomic64_read(&ring->lost[i]);
 	st->cleared = cleared;
 	st->dropped = oldest - 1 - cleared;
 	if (next > oldest) {
@@ -1207,7 +1628,10 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_capacity);
  */
 u64 seqring_ring_next_seq(struct seqring_ring *ring)
 {
-	/* Pairs with the fully ordered cmpxchg in seqring_ring_publish(). */
+	/*
+	 * LMM(seqring_ring_next_seq:A): pairs with seqring_ring_publish:C
+	 * (commit-publish.litmus).
+	 */
 	return atomic64_read_acquire(ring->next_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_next_seq);
@@ -1223,29 +1647,6 @@ u64 seqring_ring_oldest_seq(struct seqring_ring *ring)
 	return atomic64_read(ring->oldest_seq);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_oldest_seq);
-
-/*
- * Copy the reading @seq out of @slots if the slot holds it, checking
- * afterwards that it was not overwritten meanwhile (step b.).
- */
-static __always_inline bool seqring_slot_copy(const struct seqring_slots *slots,
-					      u64 seq,
-					      struct seqring_reading *out)
-{
-	const struct seqring_slot *slot = seqring_slot_of(slots, seq);
-
-	/* Pairs with the release in seqring_ring_store(). */
-	if (smp_load_acquire(&slot->seq) != seq)
-		return false;
-	/*
-	 * Racing with a writer is expected: the copy is validated below and
-	 * thrown away if it was torn.
-	 */
-	*out = data_race(slot->r);
-	/* The copy before the check: the claim's cmpxchg orders the writer. */
-	smp_rmb();
-	return READ_ONCE(slot->seq) == seq;
-}
 
 /**
  * seqring_ring_copy_rcu - copy out the first reading held at or after @seq
@@ -1293,8 +1694,9 @@ bool seqring_ring_copy_rcu(struct seqring_ring *ring, u64 seq,
 			continue;
 		}
 		/*
-		 * Overwritten meanwhile, so oldest_seq has moved past it:
-		 * pairs with the claim's cmpxchg in seqring_slot_claim().
+		 * LMM(seqring_ring_copy_rcu:C): overwritten meanwhile, so
+		 * oldest_seq has moved past it: pairs with
+		 * seqring_ring_push_chunk:B (store-validate.litmus).
 		 */
 		smp_rmb();
 	}

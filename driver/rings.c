@@ -159,13 +159,9 @@ int seqring_push(struct seqring *sr, u32 channel, s64 value,
 		memcpy(r.label, label, len);
 	}
 	/*
-	 * Wake readers here only where sleeping locks may be taken (on
-	 * PREEMPT_RT the wait-queue locks are): not with preemption or
-	 * interrupts off, nor inside rcu_read_lock(). Elsewhere an irq_work
-	 * does. Without CONFIG_PREEMPT_COUNT, preemptible() is always false.
+	 * One rule for every context, NMI included: readers are woken
+	 * through an irq_work, never from here (as ftrace's rb_wakeups()).
 	 */
-	__seqring_ring_push_one(&sr->ring, &r,
-				preemptible() && !rcu_preempt_depth());
-	return 0;
+	return __seqring_ring_push_one(&sr->ring, &r, false);
 }
 EXPORT_SYMBOL_GPL(seqring_push);

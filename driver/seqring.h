@@ -121,17 +121,29 @@ struct seqring_reader {
 /* Bits of seqring_ring.wake_flags */
 #define SEQRING_WAKE_ALL	0	/* wake every armed reader */
 
+/* Why a push stored nothing: seqring_ring.lost[], the sum in stats.lost. */
+enum seqring_lost {
+	SEQRING_LOST_FULL,	/* every slot it could take was still being stored */
+	SEQRING_LOST_DEAD,	/* the ring was destroyed */
+	SEQRING_LOST_BROKEN,	/* an invariant failed: the ring is stopped */
+	SEQRING_LOST_NR
+};
+
 /**
  * struct seqring_ring - a ring of readings that readers never lock
  * @head: the sequence number the next reservation gets; starts at 1
  * @last_stamp: the latest time the ring stamped a reading with, or is
  *	about to; only ever raised
+ * @mig_seq: while a resize copies readings into a new slot array, the
+ *	lowest sequence number it has not copied yet: a producer takes no
+ *	slot whose reading a lap before is at or above it. U64_MAX otherwise
  * @clear_lock: serialises CLEARs, the writers of @stats_seq; a raw
  *	spinlock, so that readers of counters never take a lock on
  *	PREEMPT_RT either
  * @stats_seq: makes a CLEAR's change of @oldest_seq and @cleared one
  *	for readers of counters, who take no lock
  * @cleared: readings discarded by seqring_ring_clear()
+ * @lost: pushes that stored nothing, by reason (enum seqring_lost)
  * @meta: the meta page of the ring's mapping (mmap.c), a zeroed page of
  *	its own for the ring's life; it holds the two counters below
  * @next_seq: every reading below it is stored (or dropped): published.
@@ -153,7 +165,10 @@ struct seqring_reader {
  *	while there is one (mmap.c counts them)
  * @resize_lock: serialises resizes, and resizes against new mappings
  * @name: the ring's name in trace events
- * @dead: the ring is destroyed: readers stop, no push comes any more
+ * @dead: the ring is destroyed: readers stop, no push stores any more
+ *	(checked inside the push's section; seqring_ring_kill())
+ * @broken: an invariant of the ring failed (a warning said which): no
+ *	push stores any more, readers read what there is
  * @publish_work: goes on publishing where a publish stopped at
  *	%SEQRING_PUBLISH_MAX slots, in an interrupts-off section of its own
  * @walk_max: the most slots one publish walked (debugfs)
@@ -172,9 +187,11 @@ struct seqring_reader {
 struct seqring_ring {
 	atomic64_t head;
 	atomic64_t last_stamp;
+	u64 mig_seq;
 	raw_spinlock_t clear_lock;	/* serialises CLEARs */
 	seqcount_raw_spinlock_t stats_seq;
 	u64 cleared;
+	atomic64_t lost[SEQRING_LOST_NR];
 	/* Read-mostly from here: the counters themselves are in @meta. */
 	struct seqring_mmap_meta *meta ____cacheline_aligned_in_smp;
 	atomic64_t *next_seq;
@@ -182,10 +199,11 @@ struct seqring_ring {
 	struct seqring_slots __rcu *slots;
 	u32 *crcs;
 	bool frozen;
+	bool dead;
+	bool broken;
 	atomic_t mappings;
 	struct mutex resize_lock;	/* serialises resizes, new mappings */
 	const char *name;
-	bool dead;
 	struct irq_work publish_work;
 	u32 walk_max;
 	u64 wake_seq ____cacheline_aligned_in_smp;
@@ -262,10 +280,10 @@ void seqring_ring_restore(struct seqring_ring *ring, u64 seq,
 void seqring_ring_freeze(struct seqring_ring *ring, u64 oldest, u64 next);
 void seqring_ring_destroy(struct seqring_ring *ring);
 int seqring_readings_prepare(struct seqring_reading *r, unsigned int n);
-void seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
-		       unsigned int n, atomic64_t *pushed);
-void __seqring_ring_push_one(struct seqring_ring *ring,
-			     const struct seqring_reading *r, bool can_sleep);
+int seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
+		      unsigned int n, atomic64_t *pushed);
+int __seqring_ring_push_one(struct seqring_ring *ring,
+			    const struct seqring_reading *r, bool can_sleep);
 int seqring_ring_push_one(struct seqring_ring *ring,
 			  struct seqring_reading *r, atomic64_t *pushed);
 int seqring_ring_clear(struct seqring_ring *ring);
@@ -452,39 +470,47 @@ struct seqring *seqring_persist_open(void);
 void seqring_persist_close(void);
 
 /*
- * Test hooks: the KUnit tests (tests/kunit/) stop a producer at each step of
- * a push. Only kernels with KUnit have them; elsewhere they are nothing.
+ * Test hooks: the KUnit tests (tests/kunit/) and the NMI test module
+ * (tests/kmod/seqring_nmi.c) stop a producer, or raise an NMI, at each step
+ * of a push, a walk, a resize's copy and a CLEAR. Compiled only in kernels
+ * with KUnit, or where Kbuild builds the test modules (SEQRING_TEST_HOOKS:
+ * the tree with tests/, never the DKMS sources); elsewhere they are
+ * nothing. A static key: nothing but a no-op until a test sets a hook.
  */
 enum seqring_hook {
 	SEQRING_HOOK_RESERVED,	/* numbers taken, nothing stored; irqs off */
+	SEQRING_HOOK_STORING,	/* slots marked BUSY, readings not copied */
 	SEQRING_HOOK_STORED,	/* stored and committed, not published */
+	SEQRING_HOOK_WALK,	/* inside a publish walk; irqs off */
 	SEQRING_HOOK_CHUNK,	/* between two chunks of a batch; may sleep */
 	SEQRING_HOOK_RESCHED,	/* a batch or a resize offers to reschedule */
+	SEQRING_HOOK_MIGRATE,	/* a resize's copy, slots BUSY; irqs off */
+	SEQRING_HOOK_CLEAR,	/* inside a CLEAR's write section */
 };
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
- * struct seqring_test_hook - what a KUnit test runs at each step of a push
- * @fn: called with the ring and the step, or NULL
- */
-struct seqring_test_hook {
-	void (*fn)(struct seqring_ring *ring, enum seqring_hook point);
-};
+#if IS_ENABLED(CONFIG_KUNIT) || defined(SEQRING_TEST_HOOKS)
+#include <linux/jump_label.h>
 
-extern struct seqring_test_hook seqring_test_hook;
+typedef void (*seqring_hook_fn)(struct seqring_ring *ring,
+				enum seqring_hook point);
+DECLARE_STATIC_KEY_FALSE(seqring_hook_key);
+extern seqring_hook_fn seqring_hook_fn_ptr;
+void seqring_test_hook_set(seqring_hook_fn fn);
 
-static inline void seqring_hook(struct seqring_ring *ring,
-				enum seqring_hook point)
+static __always_inline void seqring_hook(struct seqring_ring *ring,
+					 enum seqring_hook point)
 {
-	void (*fn)(struct seqring_ring *ring, enum seqring_hook point);
+	seqring_hook_fn fn;
 
-	fn = READ_ONCE(seqring_test_hook.fn);
+	if (!static_branch_unlikely(&seqring_hook_key))
+		return;
+	fn = READ_ONCE(seqring_hook_fn_ptr);
 	if (fn)
 		fn(ring, point);
 }
 #else
-static inline void seqring_hook(struct seqring_ring *ring,
-				enum seqring_hook point)
+static __always_inline void seqring_hook(struct seqring_ring *ring,
+					 enum seqring_hook point)
 {
 }
 #endif

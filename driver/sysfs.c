@@ -57,6 +57,8 @@ SEQRING_STAT_SHOW(dropped)
 static DEVICE_ATTR_RO(dropped);
 SEQRING_STAT_SHOW(newest_seq)
 static DEVICE_ATTR_RO(newest_seq);
+SEQRING_STAT_SHOW(lost)
+static DEVICE_ATTR_RO(lost);
 
 static struct attribute *seqring_attrs[] = {
 	&dev_attr_capacity.attr,
@@ -64,6 +66,7 @@ static struct attribute *seqring_attrs[] = {
 	&dev_attr_total.attr,
 	&dev_attr_dropped.attr,
 	&dev_attr_newest_seq.attr,
+	&dev_attr_lost.attr,
 	NULL
 };
 

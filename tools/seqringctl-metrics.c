@@ -94,6 +94,9 @@ static void print_stats_prometheus(const struct seqring_stats *s,
 		{ "seqring_newest_seq", "gauge",
 		  "Sequence number of the newest reading held, 0 if none.",
 		  s->newest_seq },
+		{ "seqring_lost_total", "counter",
+		  "Pushes that stored nothing (ring destroyed, or no free slot).",
+		  s->lost },
 	};
 	size_t i;
 
@@ -149,6 +152,7 @@ static void print_stats(const struct seqring_stats *s, bool json)
 		{ "cleared",	s->cleared },
 		{ "oldest_seq",	s->oldest_seq },
 		{ "newest_seq",	s->newest_seq },
+		{ "lost",	s->lost },
 	};
 	size_t i;
 

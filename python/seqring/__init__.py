@@ -48,7 +48,7 @@ LAYOUTS = {
     "seqring_record": (_RECORD.size, {"seq": 0, "reading": 8}),
     "seqring_stats": (_STATS.size, {
         "capacity": 0, "count": 8, "total": 16, "dropped": 24,
-        "cleared": 32, "oldest_seq": 40, "newest_seq": 48, "reserved": 56}),
+        "cleared": 32, "oldest_seq": 40, "newest_seq": 48, "lost": 56}),
     "seqring_batch": (_BATCH.size, {"readings": 0, "count": 8, "flags": 12}),
 }
 
@@ -73,7 +73,7 @@ Reading = namedtuple("Reading", "value channel label timestamp_ns",
                      defaults=(0, b"", 0))
 Record = namedtuple("Record", "seq timestamp_ns value channel label")
 Stats = namedtuple("Stats", "capacity count total dropped cleared "
-                   "oldest_seq newest_seq")
+                   "oldest_seq newest_seq lost")
 
 
 def _label(label):
@@ -160,7 +160,7 @@ class Ring:
     def stats(self):
         buf = fcntl.ioctl(self.fd, IOCTLS["SEQRING_IOC_GET_STATS"],
                           bytes(_STATS.size))
-        return Stats(*_STATS.unpack(buf)[:7])
+        return Stats(*_STATS.unpack(buf))
 
     def clear(self):
         fcntl.ioctl(self.fd, IOCTLS["SEQRING_IOC_CLEAR"])

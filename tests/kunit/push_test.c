@@ -121,7 +121,7 @@ static struct push_stop *push_stop_ring(struct kunit *test, u32 capacity)
 	atomic_set(&ps->resched, 0);
 	test->priv = ps;
 	WRITE_ONCE(push_stop_cur, ps);
-	WRITE_ONCE(seqring_test_hook.fn, push_test_hook);
+	seqring_test_hook_set(push_test_hook);
 	return ps;
 }
 
@@ -186,7 +186,7 @@ static void push_test_exit(struct kunit *test)
 {
 	struct push_stop *ps = test->priv;
 
-	WRITE_ONCE(seqring_test_hook.fn, NULL);
+	seqring_test_hook_set(NULL);
 	WRITE_ONCE(push_stop_cur, NULL);
 	if (!ps)
 		return;
@@ -338,8 +338,10 @@ static void push_test_publish_bounded(struct kunit *test)
 
 /*
  * A batch offers to reschedule between every two chunks, wherever it
- * starts: one whose first sequence number is not a multiple of the chunk
- * (and whose dropped head is not either) did not, with a modulo test.
+ * starts (one whose first sequence number is not a multiple of the chunk
+ * did not, with a modulo test), and a batch larger than the ring is
+ * stored whole, chunk by chunk, each reading overwriting the one a
+ * capacity before.
  */
 static void push_test_batch_reschedules(struct kunit *test)
 {
@@ -354,12 +356,14 @@ static void push_test_batch_reschedules(struct kunit *test)
 	for (i = 0; i < n; i++)
 		push_test_reading(&r[i], i);
 	push_test_singles(ring, 0, 3);
-	seqring_ring_push(ring, r, n, NULL);
-	chunks = DIV_ROUND_UP(seqring_ring_capacity(ring), SEQRING_CHUNK);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push(ring, r, n, NULL), 0);
+	chunks = DIV_ROUND_UP(n, SEQRING_CHUNK);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ps->resched), chunks - 1);
 	KUNIT_EXPECT_EQ(test, seqring_ring_next_seq(ring), n + 4ULL);
+	expect_visible(test, ring, n + 3, n - 1);
 
 	/* A resize copies in sections of a chunk, rescheduling after each. */
+	chunks = DIV_ROUND_UP(seqring_ring_capacity(ring), SEQRING_CHUNK);
 	atomic_set(&ps->resched, 0);
 	KUNIT_ASSERT_EQ(test, seqring_ring_resize(ring, 4 * n), 0);
 	KUNIT_EXPECT_GE(test, atomic_read(&ps->resched), chunks);

@@ -5,7 +5,7 @@
  * Usage: getstats [DEV]
  *
  * Opens the device read-only. Keys, in struct order: capacity, count, total,
- * dropped, cleared, oldest_seq, newest_seq, reserved.
+ * dropped, cleared, oldest_seq, newest_seq, lost.
  */
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -38,6 +38,6 @@ int main(int argc, char **argv)
 	printf("cleared: %llu\n", (unsigned long long)st.cleared);
 	printf("oldest_seq: %llu\n", (unsigned long long)st.oldest_seq);
 	printf("newest_seq: %llu\n", (unsigned long long)st.newest_seq);
-	printf("reserved: %llu\n", (unsigned long long)st.reserved);
+	printf("lost: %llu\n", (unsigned long long)st.lost);
 	return 0;
 }

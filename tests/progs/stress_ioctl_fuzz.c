@@ -491,11 +491,11 @@ static void print_stats(const char *what, const struct seqring_stats *s)
 		 what, (unsigned long long)s->capacity,
 		 (unsigned long long)s->count, (unsigned long long)s->total,
 		 (unsigned long long)s->dropped);
-	tap_diag("%s: cleared %llu oldest %llu newest %llu reserved %llu",
+	tap_diag("%s: cleared %llu oldest %llu newest %llu lost %llu",
 		 what, (unsigned long long)s->cleared,
 		 (unsigned long long)s->oldest_seq,
 		 (unsigned long long)s->newest_seq,
-		 (unsigned long long)s->reserved);
+		 (unsigned long long)s->lost);
 }
 
 static void fuzz_stats(int fd)

@@ -72,9 +72,14 @@ struct seqring_batch {
  * @cleared: readings discarded by SEQRING_IOC_CLEAR
  * @oldest_seq: sequence number of the oldest reading held, 0 if none
  * @newest_seq: sequence number of the newest reading held, 0 if none
- * @reserved: zero
+ * @lost: pushes that stored nothing and failed: the ring was destroyed
+ *	(ENODEV), stopped by a broken invariant (EIO), or every slot the push
+ *	could take still held a reading another context had not finished
+ *	storing (ENOBUFS; see "Producers" below). Zero before 1.2.0, where
+ *	this field was reserved
  *
- * Nothing is lost silently: @total == @count + @dropped + @cleared.
+ * Nothing is lost silently: @total == @count + @dropped + @cleared, and a
+ * reading that got no sequence number is counted in @lost.
  */
 struct seqring_stats {
 	__u64 capacity;
@@ -84,7 +89,7 @@ struct seqring_stats {
 	__u64 cleared;
 	__u64 oldest_seq;
 	__u64 newest_seq;
-	__u64 reserved;
+	__u64 lost;
 };
 
 /**
@@ -149,17 +154,38 @@ struct seqring_record {
  *    needs i586 or later). A load made of a locked cmpxchg8b writes, and
  *    faults on the read-only mapping; two 32-bit loads may tear.
  *
- * Consumer protocol, for a cursor c (the next sequence number wanted):
- *  1. n = load-acquire(@next_seq); o = load(@oldest_seq). Every reading in
- *     [max(c, o), n) is published. If c < o, o - c readings were lost
- *     (overwritten or cleared): count them, c = o.
+ * Consumer protocol, for a cursor c (the next sequence number wanted). Every
+ * load of a word the driver writes while the consumer reads (@flags,
+ * @next_seq, @oldest_seq, a slot's @seq, and the reading's own bytes) is a
+ * single atomic load: C11 atomic_load_explicit(); the reading's bytes with
+ * memory_order_relaxed, as 64-bit and 32-bit words (the driver may be
+ * storing them while they are copied; the check below throws such a copy
+ * away, but a plain memcpy() of them would be a data race in C11).
+ *  1. f = load-acquire(@flags); then n = load-acquire(@next_seq); then
+ *     o = load(@oldest_seq). In this order: the acquire of @flags before
+ *     @next_seq is what makes a consumer that sees %SEQRING_MMAP_GONE see
+ *     the last @next_seq there will ever be. Every reading in [max(c, o), n)
+ *     is published. If c < o, o - c readings were lost (overwritten or
+ *     cleared): count them, c = o.
  *  2. For s in [c, n): w = load-acquire(slot->seq); if w != s the slot was
- *     overwritten (or is being, %SEQRING_SEQ_BUSY): go back to 1. Else copy
- *     slot->reading, then a read barrier (atomic_thread_fence(acquire)),
- *     then load slot->seq again: if it is not s the copy may be torn: go
- *     back to 1. Else the copy is the reading s.
- *  3. Nothing to read: SEQRING_IOC_SET_CURSOR(c), then poll() for POLLIN;
- *     SEQRING_IOC_SET_WAKEUP sets how many unread readings wake it.
+ *     overwritten (or is being, %SEQRING_SEQ_BUSY): go to 4. Else copy
+ *     slot->reading with relaxed atomic loads, then
+ *     atomic_thread_fence(memory_order_acquire), then load slot->seq again
+ *     (relaxed): if it is not s the copy may be torn: go to 4. Else the
+ *     copy is the reading s; c = s + 1.
+ *  3. c == n: if f has %SEQRING_MMAP_GONE, every reading there will be has
+ *     been read: the end (never treat GONE as the end before reading up to
+ *     the n loaded after it). Otherwise nothing to read: call
+ *     SEQRING_IOC_SET_CURSOR(c), then poll() for POLLIN
+ *     (SEQRING_IOC_SET_WAKEUP sets how many unread readings wake it), then
+ *     go to 1.
+ *  4. A failed check: atomic_thread_fence(memory_order_acquire), then go
+ *     to 1. The producer that changed the slot had raised @oldest_seq past
+ *     s before; the fence makes the reload of step 1 see that, so the
+ *     consumer moves on and never waits for a producer.
+ * tests/litmus/map-consumer*.litmus prove each of these orderings against
+ * the driver's with the Linux-kernel memory model; libseqring's
+ * srl_map_*() and the Python module's mapping follow this text.
  */
 
 #define SEQRING_MMAP_VERSION	1
@@ -234,12 +260,42 @@ struct seqring_mmap_slot {
  */
 #define SEQRING_IOC_MAGIC	0xB9
 
-/* Push one reading. */
+/**
+ * DOC: producers
+ *
+ * A push never waits: not for a reader, not for another producer, not for
+ * a task the scheduler keeps off its CPU. Each reading gets the next
+ * sequence number and is stored in its slot with interrupts off on that
+ * CPU; it is visible to readers as soon as every reading before it is
+ * stored (a CPU storing an earlier one holds it back only until it leaves
+ * its interrupts-off section). A push is lossless while the ring has a
+ * free slot: a slot is free again once the reading a capacity before
+ * it is visible, and every reading being stored at once (at most 32 a
+ * push in progress on each CPU, in each of task, softirq, hardirq and NMI
+ * context) holds one. When every slot the push could take still holds a
+ * reading not yet visible, which needs the ring to be smaller than the
+ * readings in flight, or a CPU held in the middle of a push (by an NMI
+ * storm, a hypervisor, a debugger) while a capacity's worth of readings is
+ * pushed after its own, the push stores nothing rather than wait: it
+ * fails with ENOBUFS, and @lost of struct seqring_stats counts it. Older
+ * readings are overwritten as usual: that is @dropped, not a failure.
+ */
+
+/*
+ * Push one reading. EINVAL: flags or a label without a NUL; ENOBUFS: not
+ * stored (see "producers"), counted in @lost; ENODEV: the ring is
+ * destroyed.
+ */
 #define SEQRING_IOC_PUSH	_IOW(SEQRING_IOC_MAGIC, 0x01, struct seqring_reading)
 /*
  * Push @count readings: all of them, or none if any is invalid. They are
- * published in chunks of 32, in order: a reader may see the first chunks
- * before the rest, and a CLEAR may fall between two chunks.
+ * published in chunks of 32 (fewer in a ring of less than 64 readings a
+ * CPU: the capacity divided by twice the CPUs), in order: a reader may
+ * see the first chunks before the rest, and a CLEAR may fall
+ * between two chunks. ENOBUFS: readings that found no free slot were not
+ * stored (see "producers"; each counted in @lost), the others were;
+ * ENODEV: the ring was destroyed before or during the batch, which stopped
+ * there.
  */
 #define SEQRING_IOC_PUSH_BATCH	_IOW(SEQRING_IOC_MAGIC, 0x02, struct seqring_batch)
 /* Read the counters. */
