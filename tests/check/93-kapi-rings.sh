@@ -145,6 +145,8 @@ is "4 0 0 0 0" "$(ring_stats a)" "the new ring a is empty (capacity 4)"
 # comes while the name is being destroyed waits for its files to go
 # (before, it found the name free early: misc_register() failed on the
 # sysfs name still there, or the ring came without its debugfs directory).
+# The test module slows each debugfs removal by 5 ms meanwhile, which
+# makes that window, a few instructions wide otherwise, one a create hits.
 kmsg_mark 93-race
 is ok "$(pctl race r 4 200)" \
 	"create and destroy of one name on both CPUs at once, 200 tries each: every ring created has its debugfs directory, no error but EEXIST"

@@ -32,7 +32,14 @@
  *                           ring created must have its debugfs directory;
  *                           fails with the first other error, or -ENOENT
  *                           for a ring without its directory. The counts
- *                           go to the kernel log ("race NAME: ...")
+ *                           go to the kernel log ("race NAME: ..."). A
+ *                           destroy's removal of its debugfs directory
+ *                           is made RACE_DELAY_MS slower meanwhile (a
+ *                           kprobe on the driver's seqring_debugfs_exit()),
+ *                           so that a create that comes between a ring's
+ *                           leaving the list and its files' going (a
+ *                           window of a few instructions otherwise) does
+ *                           come there
  *   suspend NAME            from now on, push one reading into the ring
  *                           (channel 4, value 1, 2, ..., label "suspend")
  *                           each time timekeeping_suspend() returns: while
@@ -537,11 +544,23 @@ static int race_thread(void *data)
 	return 0;
 }
 
+#define RACE_DELAY_MS	5
+
+static int race_slow_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	mdelay(RACE_DELAY_MS);
+	return 0;
+}
+
 static int cmd_race(const char *name, const char *capacity, const char *count)
 {
+	struct kprobe slow = {
+		.symbol_name	= "seqring_debugfs_exit",
+		.pre_handler	= race_slow_pre,
+	};
 	struct race_side here = { .name = name }, there;
 	struct task_struct *t;
-	int cpu;
+	int cpu, slowed;
 
 	if (kstrtou32(capacity, 0, &here.cap) || kstrtou32(count, 0, &here.n))
 		return -ERANGE;
@@ -550,6 +569,7 @@ static int cmd_race(const char *name, const char *capacity, const char *count)
 	t = kthread_create(race_thread, &there, "seqring_race");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
+	slowed = register_kprobe(&slow);
 	/* The other CPU, if there is one: the two run at the same time. */
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu < nr_cpu_ids)
@@ -558,9 +578,12 @@ static int cmd_race(const char *name, const char *capacity, const char *count)
 	race_cycles(&here);
 	wait_for_completion(&there.done);
 	kthread_stop(t);
-	pr_info("race %s: %u and %u created, %u and %u found the name taken, %u and %u without debugfs, errors %d and %d\n",
+	if (!slowed)
+		unregister_kprobe(&slow);
+	pr_info("race %s: %u and %u created, %u and %u found the name taken, %u and %u without debugfs, errors %d and %d (debugfs removal slowed: %s)\n",
 		name, here.created, there.created, here.taken, there.taken,
-		here.no_debugfs, there.no_debugfs, here.err, there.err);
+		here.no_debugfs, there.no_debugfs, here.err, there.err,
+		slowed ? "no" : "yes");
 	if (here.err || there.err)
 		return here.err ? here.err : there.err;
 	if (here.no_debugfs || there.no_debugfs)
