@@ -61,16 +61,31 @@ static unsigned long long stopped;
 module_param(stopped, ullong, 0444);
 MODULE_PARM_DESC(stopped, "sequence number of the push stopped in its store, 0 before");
 
+/*
+ * regs_get_kernel_argument() is there where the architecture selects
+ * HAVE_FUNCTION_ARG_ACCESS_API (x86 and arm64 in 6.1; arm64 not in every
+ * 5.10): elsewhere the module refuses to load, saying why.
+ */
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+#define PANICPUSH_ARGS	true
+#define kp_arg(regs, n)	regs_get_kernel_argument(regs, n)
+#else
+#define PANICPUSH_ARGS	false
+#define kp_arg(regs, n)	0UL
+#endif
+
 /* The default ring: its struct seqring, from the first open of it. */
 static struct seqring *ring;
 
 /* seqring_open(inode, file): misc_open() pointed file->private_data at the misc device. */
 static int open_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	struct file *file = (struct file *)regs_get_kernel_argument(regs, 1);
-	struct seqring *sr = container_of(file->private_data, struct seqring,
-					  misc);
+	struct file *file = (struct file *)kp_arg(regs, 1);
+	struct seqring *sr;
 
+	if (!file)
+		return 0;
+	sr = container_of(file->private_data, struct seqring, misc);
 	if (!READ_ONCE(ring) && !sr->name[0]) {
 		WRITE_ONCE(ring, sr);
 		WRITE_ONCE(captured, true);
@@ -89,7 +104,7 @@ static int store_pre(struct kprobe *p, struct pt_regs *regs)
 	if (!READ_ONCE(armed) || smp_processor_id() != stop_cpu)
 		return 0;
 	WRITE_ONCE(armed, false);
-	WRITE_ONCE(stopped, regs_get_kernel_argument(regs, 0));
+	WRITE_ONCE(stopped, kp_arg(regs, 0));
 	/* Interrupts are off (a push's section): nothing runs here again. */
 	for (;;)
 		cpu_relax();
@@ -135,6 +150,10 @@ static int __init panicpush_init(void)
 {
 	int err;
 
+	if (!PANICPUSH_ARGS) {
+		pr_err("no regs_get_kernel_argument() on this architecture\n");
+		return -EOPNOTSUPP;
+	}
 	if (stop_cpu < 0 || stop_cpu >= nr_cpu_ids || !cpu_online(stop_cpu))
 		return -EINVAL;
 	err = register_kprobe(&open_kp);
