@@ -494,6 +494,9 @@ static int cmd_cycle(const char *name, const char *capacity, const char *count)
 	return 0;
 }
 
+/* How much slower a destroy's debugfs removal is during a race. */
+#define RACE_DELAY_MS	5
+
 /* One side of the race command: its cycles and what they met. */
 struct race_side {
 	const char *name;
@@ -521,12 +524,17 @@ static void race_cycles(struct race_side *rs)
 			continue;
 		}
 		rs->created++;
+		seqring_push(ring, 0, i, "race");
+		/*
+		 * After the other side's slowed removal of a directory of
+		 * the same name, if it was under way: ours must be there.
+		 */
+		usleep_range(RACE_DELAY_MS * 1000 + 1000, RACE_DELAY_MS * 1000 + 2000);
 		d = debugfs_lookup(dir, NULL);
 		if (d)
 			dput(d);
 		else
 			rs->no_debugfs++;
-		seqring_push(ring, 0, i, "race");
 		seqring_destroy(ring);
 		cond_resched();
 	}
@@ -543,8 +551,6 @@ static int race_thread(void *data)
 		schedule_timeout_interruptible(1);
 	return 0;
 }
-
-#define RACE_DELAY_MS	5
 
 static int race_slow_pre(struct kprobe *p, struct pt_regs *regs)
 {
