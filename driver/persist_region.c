@@ -315,7 +315,7 @@ static void seqring_persist_report(const struct seqring_persist_result *res)
 		[SEQRING_PERSIST_BAD_META] = "damaged counters",
 	};
 	const struct seqring_persist_layout *lay = &res->layout;
-	char lost[48] = "", refused[64] = "";
+	char lost[64] = "", refused[80] = "";
 
 	if (res->verdict != SEQRING_PERSIST_FOUND) {
 		pr_info("region %pa+%#zx: %s%s; formatted for %u readings\n",
