@@ -139,10 +139,14 @@
  * (reserve, a full barrier, then load the array) this is the
  * store-buffering pattern: a producer that loads the old array reserved
  * below the cut, and every reservation from the cut on loads the new one
- * (resize-cut.litmus). Producers may still store into the old array: an
- * RCU grace period waits for them (every store runs with interrupts off,
- * an RCU read-side section); then what was stored or published since the
- * first copy is copied over, a chunk of slots at a time, each chunk
+ * (resize-cut.litmus). A producer checks its slots free in the array it
+ * loaded before reserving; if the array it loads after is another (the
+ * swap fell in between), it stores there only if the slots are free there
+ * too, else into the array it checked (slots_for). Producers may still
+ * store into the old array: an RCU grace period waits for them (every
+ * store runs with interrupts off, an RCU read-side section); then what was
+ * stored or published since the first copy, up to head as it is then, is
+ * copied over, a chunk of slots at a time, each chunk
  * released into mig_seq (migrate:C), which keeps producers off the slots
  * still to be filled (1., reserve:C; resize-migrate.litmus): the copy and
  * a producer never store one slot at once. Until prev is cleared, readers

@@ -237,6 +237,30 @@ tap_include() {
 	done <"$2"
 }
 
+# tap_include_all N PREFIX FILE WHAT RC: tap_include PREFIX FILE, then a
+# failure for each of the N results the program (WHAT, which exited with
+# RC) did not print: it stopped early.
+tap_include_all() {
+	tap_include "$2" "$3"
+	while [ "$TAP_INC_RAN" -lt "$1" ]; do
+		TAP_INC_RAN=$((TAP_INC_RAN + 1))
+		not_ok "$2$4 test $TAP_INC_RAN not run: it stopped early (exit status $5)"
+	done
+}
+
+# tap_prog N PREFIX CMD [ARG...]: run the test program CMD (a name in $BIN
+# or a command) and replay its N results as ours (tap_include_all).
+# Returns its exit status.
+tap_prog() {
+	_tp_n=$1 _tp_prefix=$2
+	shift 2
+	[ -x "$BIN/$1" ] && set -- "$BIN/$@"
+	"$@" >"$T/tap_prog.out" 2>&1
+	_tp_rc=$?
+	tap_include_all "$_tp_n" "$_tp_prefix" "$T/tap_prog.out" "${1##*/}" "$_tp_rc"
+	return $_tp_rc
+}
+
 # ---- the module ----
 
 # load_seqring [PARAM=VALUE...]: insmod and wait for udev to finish.

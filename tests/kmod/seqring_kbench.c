@@ -131,7 +131,8 @@ static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
 #ifdef CONFIG_X86
 static int kbench_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
-	int mode = READ_ONCE(kbench_nmi.mode);
+	/* Pairs with the release in kbench_nmi_run(). */
+	int mode = smp_load_acquire(&kbench_nmi.mode);
 	u64 t0;
 
 	if (!mode)
@@ -158,6 +159,7 @@ static int kbench_nmi_run(enum kbench_mode mode, u64 n, u64 m)
 	kbench_nmi.n = n;
 	preempt_disable();
 	for (j = 0; j < m && !err; j++) {
+		/* The counts before the mode, which the NMI acquires. */
 		smp_store_release(&kbench_nmi.mode, mode);
 		apic->send_IPI_self(NMI_VECTOR);
 		for (i = 0; i < KBENCH_NMI_WAIT_US; i++) {
