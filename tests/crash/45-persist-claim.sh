@@ -7,6 +7,9 @@
 #   seqring_odd  reserve_mem=65600:64: a size and a start not in pages (the
 #                mapping maps whole pages: it would show the meta page
 #                shifted, with what lies around the region);
+#   seqring_odd2 reserve_mem=64K:64: allocated right below seqring_odd
+#                (memblock allocates from the top down), so whole pages
+#                of size but starting off a page;
 #   seqring_ft   also given to an ftrace instance (trace_instance=...@);
 #   seqring_ro   also given to ramoops (ramoops.mem_name=);
 # and a region of its own, seqring_1m. Each refused load says why in one
@@ -40,10 +43,12 @@ refused() {
 	fi
 }
 
-plan 6
+plan 7
 is_loaded && unload_seqring
 refused seqring_odd "Invalid parameters" "persist_mem=seqring_odd: the region .* is not in whole pages" \
 	"persist_mem= a region of 65600 bytes at a 64-byte alignment: EINVAL, one message saying so"
+refused seqring_odd2 "Invalid parameters" "persist_mem=seqring_odd2: the region 0x[0-9a-f]+\\+0x10000 is not in whole pages" \
+	"persist_mem= 64 KiB starting off a page: EINVAL, one message saying so"
 if grep -q "trace_instance=[^ ]*@seqring_ft" /proc/cmdline; then
 	refused seqring_ft "busy" "persist_mem=seqring_ft: the region is given to ftrace.*too" \
 		"persist_mem= a region an ftrace instance has (trace_instance=NAME@REGION): EBUSY, one message naming it"
