@@ -27,8 +27,8 @@
  *   cycle NAME CAPACITY N   N times seqring_create() and seqring_destroy()
  *   race NAME CAPACITY N    the same on two CPUs at once, the name shared:
  *                           a kthread on the other CPU and the writer each
- *                           try N cycles, a create that finds the name
- *                           taken (-EEXIST) going on with the next. Every
+ *                           make N cycles, a create that finds the name
+ *                           taken (-EEXIST) trying again at once. Every
  *                           ring created must have its debugfs directory;
  *                           fails with the first other error, or -ENOENT
  *                           for a ring without its directory. The counts
@@ -509,17 +509,28 @@ struct race_side {
 static void race_cycles(struct race_side *rs)
 {
 	char dir[SEQRING_NAME_MAX + sizeof("seqring-")];
-	struct seqring *ring;
+	struct seqring *ring = NULL;
+	unsigned long end;
 	struct dentry *d;
 	u32 i;
 
 	snprintf(dir, sizeof(dir), "seqring-%s", rs->name);
 	for (i = 0; i < rs->n; i++) {
-		ring = seqring_create(rs->name, rs->cap);
+		/*
+		 * Take the name as soon as the other side lets it go, trying
+		 * again while it holds it (a second at most): so every
+		 * destroy has a create racing it.
+		 */
+		end = jiffies + HZ;
+		do {
+			ring = seqring_create(rs->name, rs->cap);
+			if (!IS_ERR(ring) || PTR_ERR(ring) != -EEXIST)
+				break;
+			rs->taken++;
+			cond_resched();
+		} while (time_before(jiffies, end));
 		if (IS_ERR(ring)) {
-			if (PTR_ERR(ring) == -EEXIST)
-				rs->taken++;
-			else if (!rs->err)
+			if (PTR_ERR(ring) != -EEXIST && !rs->err)
 				rs->err = PTR_ERR(ring);
 			continue;
 		}
@@ -536,7 +547,6 @@ static void race_cycles(struct race_side *rs)
 		else
 			rs->no_debugfs++;
 		seqring_destroy(ring);
-		cond_resched();
 	}
 }
 
