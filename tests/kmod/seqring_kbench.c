@@ -98,7 +98,6 @@ static DEFINE_MUTEX(kbench_lock);
 static struct kbench_run kbench_run;
 static u64 kbench_result;
 
-
 /* One measured run of @n calls of the kind of @mode; returns its errno. */
 static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
 {
