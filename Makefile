@@ -438,11 +438,14 @@ install-lib:
 	ln -sf libseqring.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	$(if $(DESTDIR),,ldconfig)
 
+# The archive too, for `cc -static ... $(pkg-config --static --libs
+# seqring)`: a program that must run without the shared library.
 install-dev:
+	$(MAKE) -C tools STATIC=0 lib/libseqring.a
 	install -D -m 0644 include/uapi/linux/seqring.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
 	install -D -m 0644 tools/lib/libseqring.h $(DESTDIR)$(INCLUDEDIR)/libseqring.h
-	mkdir -p $(DESTDIR)$(LIBDIR)
+	install -D -m 0644 tools/lib/libseqring.a $(DESTDIR)$(LIBDIR)/libseqring.a
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so
 	mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -463,6 +466,7 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/libseqring.h \
 		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so \
+		$(DESTDIR)$(LIBDIR)/libseqring.a \
 		$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
