@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seqringctl-time - the times a user types (--since, --until) and reads
- * (-o short, short-precise, short-iso, -T), in the forms journalctl(1)
- * takes and prints (systemd.time(7)), in local time.
+ * (-o short, short-precise, short-iso, verbose, -T), in the forms
+ * journalctl(1) and dmesg(1) take and print (systemd.time(7)), in local
+ * time, or in UTC after format_time_utc() (--utc).
  */
 
 /* strptime(), timegm() */
@@ -19,6 +20,25 @@
 #include "seqringctl.h"
 
 #define NSEC_PER_SEC	1000000000ULL
+
+/* --utc: the times printed are UTC's, not the local zone's. */
+static bool print_utc;
+
+void format_time_utc(bool utc)
+{
+	print_utc = utc;
+}
+
+/* gmtime_r() names the zone GMT; journalctl --utc writes UTC. */
+static struct tm *time_fields(time_t sec, struct tm *tm)
+{
+	if (!print_utc)
+		return localtime_r(&sec, tm);
+	if (!gmtime_r(&sec, tm))
+		return NULL;
+	tm->tm_zone = "UTC";
+	return tm;
+}
 
 static __u64 now_ns(void)
 {
@@ -190,7 +210,7 @@ static void format_local(char *buf, size_t size, __u64 ns, const char *fmt,
 	size_t n;
 	int i;
 
-	if (!localtime_r(&sec, &tm)) {
+	if (!time_fields(sec, &tm)) {
 		snprintf(buf, size, "-");
 		return;
 	}
@@ -210,13 +230,15 @@ static void append_offset(char *buf, size_t size, __u64 ns)
 	size_t n = strlen(buf);
 	struct tm tm;
 
-	if (localtime_r(&sec, &tm))
+	if (time_fields(sec, &tm))
 		strftime(zone, sizeof(zone), "%z", &tm);
 	snprintf(buf + n, size - n, "%.3s:%.2s", zone, zone + 3);
 }
 
 void format_time(char *buf, size_t size, __u64 ns, enum time_style style)
 {
+	size_t n;
+
 	switch (style) {
 	case TIME_ISO_NS:
 		format_local(buf, size, ns, "%Y-%m-%dT%H:%M:%S", 9);
@@ -231,6 +253,14 @@ void format_time(char *buf, size_t size, __u64 ns, enum time_style style)
 		break;
 	case TIME_SYSLOG_US:
 		format_local(buf, size, ns, "%b %d %H:%M:%S", 6);
+		break;
+	case TIME_CTIME:
+		format_local(buf, size, ns, "[%a %b %e %H:%M:%S %Y]", 0);
+		break;
+	case TIME_VERBOSE:
+		format_local(buf, size, ns, "%a %Y-%m-%d %H:%M:%S", 6);
+		n = strlen(buf);
+		format_local(buf + n, size - n, ns, " %Z", 0);
 		break;
 	}
 }
