@@ -5,6 +5,8 @@
 #
 #   tests/vm/run.sh check    the check tier (tests/check/*.sh), as TAP
 #   tests/vm/run.sh demo     show the driver at work (tests/vm/demo.sh)
+#   tests/vm/run.sh shell    a shell in the VM on this terminal, seqring
+#                            loaded (tests/vm/shell.sh); exit ends it
 #   tests/vm/run.sh MODE     any other tier tests/MODE/*.sh, like check
 #
 # Builds build/vm/initramfs-MODE.cpio.gz (mkinitramfs.sh), boots KERNEL in
@@ -13,7 +15,8 @@
 #   build/vm/tap.log       ttyS1: the guest runner's output
 # (copies are kept as build/vm/MODE-console.log and build/vm/MODE-tap.log).
 #
-# TAP modes print the guest's TAP stream, then host-side results: the
+# The guest's output is printed as it comes. TAP modes print the guest's
+# TAP stream, then host-side results: the
 # kernel log must be free of Oops/BUG/WARNING/panic/lockup/KASAN/UBSAN/
 # lockdep reports, the VM must finish in time, and the stream must be
 # complete (plan line present, as many results as planned). Then the plan of
@@ -23,7 +26,12 @@
 # On failure the last 80 lines of the console log are shown before it.
 #
 # Demo mode prints the guest output; exit status is the demo script's, or
-# 1 if the VM did not finish or the kernel log has a report.
+# 1 if the VM did not finish or the kernel log has a report. Shell mode
+# puts the guest's second serial port on this terminal (its size and TERM
+# passed on), Ctrl-C going to the guest; exit status that of the shell,
+# or 1 if the kernel log has a report. It has no time limit unless
+# VM_TIMEOUT sets one, and takes the check tier's programs (python3,
+# journald, jq).
 #
 # Environment:
 #   KERNEL             image to boot (default /boot/vmlinuz-$(tests/vm/kver.sh))
@@ -61,9 +69,11 @@ set -u
 
 mode=${1:-}
 if [ -z "$mode" ] || [ $# -ne 1 ]; then
-	echo "usage: $0 MODE   (check, demo, ...)" >&2
+	echo "usage: $0 MODE   (check, demo, shell, ...)" >&2
 	exit 2
 fi
+# The shell's machine has the programs of the check tier.
+[ "$mode" != shell ] || export SEQRING_TIER_DIR=${SEQRING_TIER_DIR:-$PWD/tests/check}
 
 # A relative KERNEL is relative to the caller's directory.
 case ${KERNEL:-} in "" | /*) ;; *) KERNEL=$PWD/$KERNEL ;; esac
@@ -187,16 +197,22 @@ rm -f "$console" "$tap"
 # one (x86) or on a virtio console (arm64's virt has one UART). pauth-impdef:
 # tcg's pointer authentication with QEMU's own hash, several times faster
 # than the architected one.
+# The second port: the TAP file, or (shell) this terminal, whose Ctrl-C
+# is the guest's (signal=off), not QEMU's end.
+tapdev=(file "path=$tap")
+[ "$mode" != shell ] || tapdev=(stdio signal=off)
 case $vm_arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg
-		-serial "file:$console" -serial "file:$tap")
+		-serial "file:$console"
+		-chardev "$(IFS=,; echo "${tapdev[*]},id=tap")" -serial chardev:tap)
 	append="console=ttyS0,115200"
 	;;
 aarch64)
 	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -accel tcg
 		-serial "file:$console"
-		-device virtio-serial-device -chardev "file,id=tap,path=$tap"
+		-device virtio-serial-device
+		-chardev "$(IFS=,; echo "${tapdev[*]},id=tap")"
 		-device virtconsole,chardev=tap)
 	append="console=ttyAMA0 seqringvm.tap=/dev/hvc0"
 	;;
@@ -229,16 +245,87 @@ append+=" seqringvm.timeout=$script_timeout"
 [ -n "${VM_FILTER:-}" ] && append+=" seqringvm.filter=$VM_FILTER"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 
+# The shell: the terminal's size and type, which a serial port cannot
+# tell the guest; no time limit unless one is asked for.
+if [ "$mode" = shell ]; then
+	size=$(stty size 2>/dev/null) && append+=" seqringvm.size=${size% *}x${size#* }"
+	append+=" seqringvm.term=${TERM:-vt100}"
+	[ -n "${VM_TIMEOUT:-}" ] || vm_timeout=0
+fi
+
 echo "run.sh: booting $boot (mode $mode, timeout ${vm_timeout}s)" >&2
 start=$(date +%s)
 # -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU;
 # with VM_BOOTS the guest powers off at the end instead.
 # -nodefaults: no NIC, VGA or option ROMs to emulate and load.
-timeout -k 10 "$vm_timeout" "${qemu[@]}" \
-	-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
-	-nodefaults -no-user-config -display none "${noreboot[@]}" \
-	-kernel "$boot" -initrd "$initrd" -append "$append" </dev/null
-qemu_rc=$?
+# The shell's QEMU reads the terminal: timeout must leave it in the
+# terminal's foreground process group (--foreground), not in one of its own.
+fg=()
+[ "$mode" != shell ] || fg=(--foreground)
+vm() {
+	timeout "${fg[@]}" -k 10 "$vm_timeout" "${qemu[@]}" \
+		-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
+		-nodefaults -no-user-config -display none "${noreboot[@]}" \
+		-kernel "$boot" -initrd "$initrd" -append "$append"
+}
+
+# guest_lines: what the guest writes on its second port, line by line as
+# it comes (not once the VM has ended), until QEMU ($qemu_pid) ends.
+guest_lines() {
+	tail -n +1 -F -s 0.2 --pid="$qemu_pid" "$tap" 2>/dev/null |
+		while IFS= read -r line || [ -n "$line" ]; do
+			printf '%s\n' "${line%$'\r'}"
+		done
+}
+
+# tap_stream: the guest's TAP stream, results counted as they come; then
+# QEMU's exit status in qemu_rc.
+tap_stream() {
+	passed=0 failed=0 skipped=0 count=0 plan=
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*)
+			count=$((count + 1))
+			case $line in
+			"ok "*"# SKIP"* | "ok "*"# skip"* | "not ok "*"# TODO"* | "not ok "*"# todo"*)
+				skipped=$((skipped + 1)) ;;
+			"ok "*) passed=$((passed + 1)) ;;
+			*) failed=$((failed + 1)) ;;
+			esac
+			echo "$line"
+			;;
+		1..*)
+			plan=${line#1..}
+			plan=${plan%%[!0-9]*}
+			;;
+		*)
+			echo "$line"
+			;;
+		esac
+	done < <(guest_lines)
+	wait "$qemu_pid"
+	qemu_rc=$?
+}
+
+case $mode in
+shell)
+	: >"$tap"
+	vm
+	qemu_rc=$?
+	;;
+demo)
+	vm </dev/null &
+	qemu_pid=$!
+	guest_lines
+	wait "$qemu_pid"
+	qemu_rc=$?
+	;;
+*)
+	vm </dev/null &
+	qemu_pid=$!
+	;;
+esac
+[ "$mode" = shell ] || [ "$mode" = demo ] || tap_stream
 secs=$(($(date +%s) - start))
 echo "run.sh: VM ran ${secs}s, qemu exit status $qemu_rc" >&2
 touch "$console" "$tap"
@@ -302,15 +389,14 @@ show_console_tail() {
 	echo "# ----- end of $console -----"
 }
 
-if [ "$mode" = demo ]; then
-	tr -d '\r' <"$tap"
+if [ "$mode" = demo ] || [ "$mode" = shell ]; then
 	status=$(console_text | sed -n 's/.*seqring-vm: runner finished: mode=[^ ]* status=\([0-9]*\).*/\1/p' | tail -n 1)
 	reports=$(kernel_reports)
 	if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
 		echo "run.sh: the VM did not finish within ${vm_timeout}s" >&2
 		status=1
 	elif [ -z "$status" ]; then
-		echo "run.sh: the guest did not report the end of the demo" >&2
+		echo "run.sh: the guest did not report the end of the $mode" >&2
 		status=1
 	fi
 	if [ -n "$reports" ]; then
@@ -323,28 +409,6 @@ if [ "$mode" = demo ]; then
 fi
 
 # --- TAP modes ---------------------------------------------------------------
-passed=0 failed=0 skipped=0 count=0 plan=
-while IFS= read -r line; do
-	case $line in
-	"ok "* | "not ok "*)
-		count=$((count + 1))
-		case $line in
-		"ok "*"# SKIP"* | "ok "*"# skip"* | "not ok "*"# TODO"* | "not ok "*"# todo"*)
-			skipped=$((skipped + 1)) ;;
-		"ok "*) passed=$((passed + 1)) ;;
-		*) failed=$((failed + 1)) ;;
-		esac
-		echo "$line"
-		;;
-	1..*)
-		plan=${line#1..}
-		plan=${plan%%[!0-9]*}
-		;;
-	*)
-		echo "$line"
-		;;
-	esac
-done < <(tr -d '\r' <"$tap")
 
 # host_result STATUS DESC: one more result in the merged stream.
 host_result() {
