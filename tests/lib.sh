@@ -237,6 +237,23 @@ tap_include() {
 	done <"$2"
 }
 
+# tap_program PREFIX N CMD [ARG...]: run a program that prints TAP (a
+# test program of tests/progs) and take its results as ours (tap_include),
+# PREFIX before each; a program that stopped before its N results gets
+# the missing ones as failures, with its exit status. Sets TAP_PROG_RC.
+tap_program() {
+	_tp_prefix=$1
+	_tp_n=$2
+	shift 2
+	"$@" >"$T/program.tap" 2>&1
+	TAP_PROG_RC=$?
+	tap_include "$_tp_prefix" "$T/program.tap"
+	while [ "$TAP_INC_RAN" -lt "$_tp_n" ]; do
+		TAP_INC_RAN=$((TAP_INC_RAN + 1))
+		not_ok "${_tp_prefix}${1##*/} test $TAP_INC_RAN not run: it stopped early (exit status $TAP_PROG_RC)"
+	done
+}
+
 # ---- the module ----
 
 # load_seqring [PARAM=VALUE...]: insmod and wait for udev to finish.
@@ -654,6 +671,24 @@ start_journald() {
 		_sj_i=$((_sj_i + 1))
 	done
 	[ -S /run/systemd/journal/socket ]
+}
+
+# stop_writer PID OUT: end tests/bin/stress_writer PID (SIGTERM), which
+# wrote to OUT, and give one result: it ended well and its summary line
+# ("writer N: ... errors=none") says it pushed without an error. Forgets
+# every background process of the script (_tap_pids).
+stop_writer() {
+	kill -TERM "$1"
+	wait "$1"
+	_sw_rc=$?
+	_sw_line=$(grep '^writer ' "$2")
+	diag "$_sw_line"
+	if [ "$_sw_rc" -eq 0 ] && [ "${_sw_line%errors=none}" != "$_sw_line" ]; then
+		ok "the writer pushed without an error meanwhile"
+	else
+		not_ok "the writer pushed without an error meanwhile" "$(cat "$2")"
+	fi
+	_tap_pids=
 }
 
 # stop_pid PID: kill a background process and reap it.

@@ -235,32 +235,33 @@ static void append_offset(char *buf, size_t size, __u64 ns)
 	snprintf(buf + n, size - n, "%.3s:%.2s", zone, zone + 3);
 }
 
+/*
+ * Each style: strftime()'s format, the digits of a second's fraction, and
+ * what follows them: ISO 8601's offset (+01:00), or a format of its own.
+ */
+static const struct {
+	const char *fmt;
+	int digits;
+	bool offset;
+	const char *after;
+} styles[] = {
+	[TIME_ISO_NS] = { "%Y-%m-%dT%H:%M:%S", 9, true, NULL },
+	[TIME_ISO] = { "%Y-%m-%dT%H:%M:%S", 0, true, NULL },
+	[TIME_SYSLOG] = { "%b %d %H:%M:%S", 0, false, NULL },
+	[TIME_SYSLOG_US] = { "%b %d %H:%M:%S", 6, false, NULL },
+	[TIME_CTIME] = { "[%a %b %e %H:%M:%S %Y]", 0, false, NULL },
+	[TIME_VERBOSE] = { "%a %Y-%m-%d %H:%M:%S", 6, false, " %Z" },
+};
+
 void format_time(char *buf, size_t size, __u64 ns, enum time_style style)
 {
 	size_t n;
 
-	switch (style) {
-	case TIME_ISO_NS:
-		format_local(buf, size, ns, "%Y-%m-%dT%H:%M:%S", 9);
+	format_local(buf, size, ns, styles[style].fmt, styles[style].digits);
+	if (styles[style].offset)
 		append_offset(buf, size, ns);
-		break;
-	case TIME_ISO:
-		format_local(buf, size, ns, "%Y-%m-%dT%H:%M:%S", 0);
-		append_offset(buf, size, ns);
-		break;
-	case TIME_SYSLOG:
-		format_local(buf, size, ns, "%b %d %H:%M:%S", 0);
-		break;
-	case TIME_SYSLOG_US:
-		format_local(buf, size, ns, "%b %d %H:%M:%S", 6);
-		break;
-	case TIME_CTIME:
-		format_local(buf, size, ns, "[%a %b %e %H:%M:%S %Y]", 0);
-		break;
-	case TIME_VERBOSE:
-		format_local(buf, size, ns, "%a %Y-%m-%d %H:%M:%S", 6);
+	if (styles[style].after) {
 		n = strlen(buf);
-		format_local(buf + n, size - n, ns, " %Z", 0);
-		break;
+		format_local(buf + n, size - n, ns, styles[style].after, 0);
 	}
 }
