@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 21
+plan 22
 
 ctl=$PWD/tools/seqringctl
 
@@ -47,6 +47,7 @@ like "$help_cmds" '(^| )watch( |$)' "... watch among them"
 like "$help_cmds" '(^| )capacity( |$)' "... capacity among them"
 
 is "stats" "$(comp -d /dev/null st)" "the command after -d DEVICE"
+is "dump" "$(comp help du)" "help offers the commands"
 is "$(long_opts "$(printf '%s\n' "$help" | sed '/^Commands:/,$d')")" \
 	"$(comp -- | tr ' ' '\n' | sed 's/=$//' | sort | words)" \
 	"the global long options offered are those of --help"
