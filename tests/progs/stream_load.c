@@ -364,7 +364,8 @@ static void parse_sizes(char *arg)
 }
 
 static const char usage[] =
-	"stream_load [-a] [-w WRITERS] [-c CONSUMERS] [-n PER_WRITER] [-l LISTERS] [-s SIZE[,SIZE...]] [-t SECONDS] [DEVICE]";
+	"stream_load [-a] [-w WRITERS] [-c CONSUMERS] [-n PER_WRITER] [-l LISTERS]\n"
+	"       [-s SIZE[,SIZE...]] [-t SECONDS] [DEVICE]";
 
 /* After the run: a new reader reads exactly [oldest_seq, newest_seq]. */
 static void check_final(int fd_w)

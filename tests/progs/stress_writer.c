@@ -47,7 +47,8 @@ static void on_signal(int sig)
 }
 
 static const char usage[] =
-	"stress_writer [-i ID] [-t SECS] [-n MAX] [-s SEED] [-p PCT] [-b MAXBATCH] [-r RATE] [-m hold|reopen] [-d DEV] [-L MS]";
+	"stress_writer [-i ID] [-t SECS] [-n MAX] [-s SEED] [-p PCT] [-b MAXBATCH]\n"
+	"       [-r RATE] [-m hold|reopen] [-d DEV] [-L MS]";
 
 static bool gone_errno(int e)
 {
