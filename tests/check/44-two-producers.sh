@@ -27,7 +27,7 @@ plan 11
 secs=$(sed -n 's/.*seqringtest\.two_producers_s=\([0-9]*\).*/\1/p' /proc/cmdline)
 secs=${secs:-10}
 check_load "load seqring.ko: a fresh ring, nobody else pushes"
-tap_prog 2 "" two_producers /dev/seqring "$secs"
+tap_program "" 2 "$BIN/two_producers" /dev/seqring "$secs"
 check_unload "unload seqring.ko"
 
 if [ ! -f "$NMI_KO" ]; then

@@ -47,12 +47,10 @@ check_load "load seqring.ko capacity=1048576" capacity=1048576
 run_starve() {
 	_rs_prefix=$1
 	shift
-	"$BIN/starve" -l 200 "$@" >"$T/starve.tap" 2>&1
-	_rs_rc=$?
+	tap_program "$_rs_prefix" 3 "$BIN/starve" -l 200 "$@"
 	# Off again whatever happened to the program (it turns it on).
 	echo 0 >"$EVENT/enable" 2>/dev/null
 	echo 0 >"$EVENT/filter" 2>/dev/null
-	tap_include_all 3 "$_rs_prefix" "$T/starve.tap" starve "$_rs_rc"
 }
 
 run_starve "[idle] "
