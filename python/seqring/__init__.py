@@ -26,6 +26,11 @@ Arguments are checked before anything is sent: a number out of its range
 raises OverflowError, a wrong type TypeError, a label too long ValueError,
 each naming the argument ("channel -1 is out of range 0..4294967295").
 
+It reads the stream (read() and poll() on the device), never the mapping:
+the mapping's consumer protocol (the UAPI header's DOC: mapping,
+libseqring's srl_map_*) needs atomic loads and fences that Python does
+not have, and a Python consumer gains nothing from skipping read().
+
 The layouts below are checked against the UAPI header by
 tests/packages/26-python.sh, which compiles the header and compares every
 size, offset and ioctl number with LAYOUTS and IOCTLS.
