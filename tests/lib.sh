@@ -469,14 +469,23 @@ ring_present() {
 	echo "$_rf"
 }
 
+# cgroup2_mounted: cgroup v2 at $CG, mounted now if it is not (the guest's
+# /init mounts no cgroups; an earlier script may have); else a diagnostic.
+# /proc/mounts names its source as the mount did ("none"): the type tells.
+CG=/sys/fs/cgroup
+cgroup2_mounted() {
+	awk -v d="$CG" '$2 == d && $3 == "cgroup2" { f = 1 } END { exit !f }' \
+		/proc/mounts && return 0
+	mkdir -p "$CG"
+	mount -t cgroup2 none "$CG" 2>"$T/err" && return 0
+	diag "mount cgroup2: $(cat "$T/err")"
+	return 1
+}
+
 # memcg_controller: cgroup v2 mounted at /sys/fs/cgroup with the memory
 # controller on for its children; else the rest of the script skips.
-CG=/sys/fs/cgroup
 memcg_controller() {
-	if ! grep -q "^cgroup2 $CG " /proc/mounts; then
-		mkdir -p "$CG"
-		mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
-	fi
+	cgroup2_mounted
 	echo +memory >"$CG/cgroup.subtree_control" 2>"$T/err"
 	if ! grep -qw memory "$CG/cgroup.subtree_control" 2>/dev/null; then
 		skip_rest "no cgroup v2 memory controller here ($(cat "$T/err" 2>/dev/null))"

@@ -67,10 +67,7 @@ fi
 # cpu_controller: cgroup v2 mounted (the guest's /init mounts no cgroups)
 # with the cpu controller on for its children; why not in $T/err.
 cpu_controller() {
-	if ! grep -q "^cgroup2 $CG " /proc/mounts; then
-		mkdir -p "$CG"
-		mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
-	fi
+	cgroup2_mounted
 	echo +cpu >"$CG/cgroup.subtree_control" 2>"$T/err"
 	rmdir "$GROUP" 2>/dev/null
 	grep -qw cpu "$CG/cgroup.subtree_control" 2>/dev/null
