@@ -616,6 +616,14 @@ go_down() {
 	exit 1
 }
 
+# region_msgs TAG: the driver's lines in the kernel log since mark TAG, but
+# for those every load may print: the kernel's about a module's first load
+# (taint, signature) and the driver's about BPF kfuncs (where it has BTF).
+region_msgs() {
+	dmesg_since "$1" | grep 'seqring: ' |
+		grep -v 'taints kernel\|module verification failed\|BPF kfuncs for\|BPF programs cannot'
+}
+
 # kmsg_mark TAG: put a marker line into the kernel log.
 kmsg_mark() {
 	echo "seqring-test: mark $1" >/dev/kmsg
@@ -936,9 +944,7 @@ forge_check() {
 		echo "$_fc_tag: load failed: $(cat "$T/fc.load")" >>"$_fc_d/forge.load"
 		return
 	fi
-	# The kernel's own lines about a module's first load are not the driver's.
-	dmesg_since "forge-$_fc_tag" | grep 'seqring: ' |
-		grep -v 'taints kernel\|module verification failed' >"$T/fc.msgs"
+	region_msgs "forge-$_fc_tag" >"$T/fc.msgs"
 	_fc_msg=$(sed -n 's/.*seqring: region [^ ]*: //p' "$T/fc.msgs")
 	[ "$(grep -c . "$T/fc.msgs")" = 1 ] && [ "$_fc_msg" = "$EXPECT_MSG" ] ||
 		echo "$_fc_tag: expected '$EXPECT_MSG', got '$(tr '\n' '|' <"$T/fc.msgs")'" >>"$_fc_d/forge.msg"
