@@ -1696,9 +1696,15 @@ static void push_unstamped(int fd, unsigned int n, bool batches)
 	memset(&b, 0, sizeof(b));
 	b.readings = (__u64)(uintptr_t)r;
 	b.count = ARRAY_SIZE(r);
+	/*
+	 * ENOBUFS goes on: in a ring of 16, a producer held off its CPU by
+	 * the host inside its section leaves the other no free slot for a
+	 * while (counted lost); the readings stored are what is checked.
+	 */
 	for (i = 0; i < n; i++) {
-		if (batches ? ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b) :
-			      ioctl(fd, SEQRING_IOC_PUSH, r))
+		if ((batches ? ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b) :
+			       ioctl(fd, SEQRING_IOC_PUSH, r)) &&
+		    errno != ENOBUFS)
 			_exit(1);
 	}
 }
