@@ -1766,9 +1766,16 @@ static void test_stamps_in_seq_order(void)
 		if (n == -EAGAIN && waitpid(-1, NULL, WNOHANG) > 0)
 			live--;
 	}
-	if (!tap_result(pairs > 0 && !bad, "%s", desc))
+	if (!tap_result(pairs > 0 && !bad, "%s", desc)) {
+		struct seqring_stats st = get_stats();
+
 		tap_diag("expected 0 decreases, got %llu in %llu pairs", bad,
 			 pairs);
+		tap_diag("the ring: total %llu, lost %llu, count %llu",
+			 (unsigned long long)st.total,
+			 (unsigned long long)st.lost,
+			 (unsigned long long)st.count);
+	}
 	close(fd);
 }
 
