@@ -86,8 +86,8 @@ is "excluded excluded excluded excluded" \
 is "" "$(grep -n 'uname' dkms.conf Kbuild)" "no uname in dkms.conf or Kbuild"
 is "" "$(grep -nE '^[[:space:]]*CLEAN=' dkms.conf)" "no deprecated CLEAN in dkms.conf"
 like "$(conf 6.1.0-1-amd64 '${MAKE[0]}')" \
-	'^make -C /lib/modules/6\.1\.0-1-amd64/build M=/var/lib/dkms/seqring/[0-9.]+/build modules$' \
-	"MAKE[0] builds with kbuild in dkms's build directory"
+	'^make -C /lib/modules/6\.1\.0-1-amd64/build M=/var/lib/dkms/seqring/[0-9.]+/build modules && \./module-btf\.sh /lib/modules/6\.1\.0-1-amd64/build 6\.1\.0-1-amd64 seqring\.ko$' \
+	"MAKE[0] builds with kbuild in dkms's build directory, then the module's BTF where kbuild made none"
 is "" "$(grep -rn 'MODULE_VERSION("' driver/)" \
 	"MODULE_VERSION takes SEQRING_VERSION, not a literal"
 
