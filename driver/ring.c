@@ -77,8 +77,11 @@
  *      stores to the slot come before this one's, and nobody stores the
  *      slot until s is published in turn (reserve-free.litmus).
  *   2. loads the slot array (slots_for:A) and raises oldest_seq past
- *      s - capacity (a relaxed cmpxchg), smp_wmb() (push_chunk:B), marks
- *      the slot (s | SLOT_BUSY, WRITE_ONCE()), smp_wmb() (push_chunk:C);
+ *      s - capacity (a relaxed cmpxchg), smp_wmb() (push_chunk:B; an
+ *      smp_mb() when it found oldest_seq raised by another producer
+ *      instead of raising it itself: only a full barrier orders another
+ *      CPU's store before this one's), marks the slot (s | SLOT_BUSY,
+ *      WRITE_ONCE()), smp_wmb() (push_chunk:C);
  *   3. copies the reading, then smp_store_release(&slot->seq, s)
  *      (slot_fill:A; a persistent ring's checksum before it,
  *      persist-crc.litmus);
@@ -164,7 +167,9 @@
  * for any (next_seq, oldest_seq, cleared) a reader sees. Only a CLEAR
  * changes oldest_seq and cleared together, inside a stats_seq write
  * section under clear_lock; it reads next_seq with acquire (clear:A), as
- * readers do, and raises oldest_seq by cmpxchg, as producers do, so that
+ * readers do, then a full barrier (clear:B: the producer's next_seq it
+ * read before its own stores, for readers of the counters), and raises
+ * oldest_seq by cmpxchg, as producers do, so that
  * what they dropped first is not counted cleared, and oldest_seq never
  * goes down (clear-raise.litmus); readers of the counters keep a snapshot
  * only from one side of a CLEAR, and never see more cleared than pushed
@@ -175,6 +180,7 @@
 
 #include <linux/export.h>
 #include <linux/irq_work.h>
+#include <linux/cpumask.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -438,7 +444,6 @@ static void seqring_ring_setup(struct seqring_ring *ring, const char *name,
 	atomic64_set(&ring->head, first);
 	atomic64_set(&ring->last_stamp, 0);
 	ring->mig_seq = U64_MAX;
-	ring->cap_limit = U32_MAX;
 	for (i = 0; i < SEQRING_LOST_NR; i++)
 		atomic64_set(&ring->lost[i], 0);
 	ring->broken = false;
@@ -610,19 +615,26 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_freeze);
 
 /*
  * Move oldest_seq up to @seq, unless it is there already: everything
- * below @seq is dropped (or cleared). Relaxed: the smp_wmb() before the
- * slots are marked orders it (LMM(seqring_ring_push_chunk:B)). Bounded:
- * the cmpxchg fails only when another context raised oldest_seq, and the
- * loop ends once it is at @seq or above.
+ * below @seq is dropped (or cleared). Relaxed: the caller orders it
+ * (LMM(seqring_ring_push_chunk:B)). Bounded: the cmpxchg fails only when
+ * another context raised oldest_seq, and the loop ends once it is at @seq
+ * or above.
+ *
+ * Return: true when this call did not store oldest_seq itself but found it
+ * at @seq or above, raised by another context: a barrier that orders this
+ * CPU's own stores does not then order that one, and the caller needs a
+ * full one (store-validate.litmus).
  */
-static __always_inline void seqring_ring_drop_before(struct seqring_ring *ring,
+static __always_inline bool seqring_ring_drop_before(struct seqring_ring *ring,
 						     u64 seq)
 {
 	s64 old = atomic64_read(ring->oldest_seq);
 
-	while (old < seq &&
-	       !atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
-		;
+	while (old < seq) {
+		if (atomic64_try_cmpxchg_relaxed(ring->oldest_seq, &old, seq))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -738,18 +750,39 @@ seqring_ring_reserve(struct seqring_ring *ring, u32 cap, unsigned int n,
 
 /*
  * The slot array to store the readings of a reservation that ends before
- * @end in, loaded after the reservation (see seqring_ring_resize()); moves
- * oldest_seq past what they overwrite there. Interrupts off, in the
- * section that stores them.
+ * @end in, loaded again after the reservation (see seqring_ring_resize()),
+ * and oldest_seq moved past what they overwrite there. @pre is the array
+ * the reservation was checked against. If a resize replaced it in
+ * between, the new array takes them only if its slots are free too (its
+ * capacity may be smaller); else they go into @pre, checked, from where
+ * the resize's copy takes them (it waits for this section). Interrupts
+ * off, in the section that stores them. *@others: as
+ * seqring_ring_drop_before() returns, or false when nothing is dropped.
  */
 static __always_inline struct seqring_slots *
-seqring_ring_slots_for(struct seqring_ring *ring, u64 end)
+seqring_ring_slots_for(struct seqring_ring *ring, struct seqring_slots *pre,
+		       u64 end, bool *others)
 {
 	/* LMM(seqring_ring_slots_for:A): the resize's cut, resize-cut.litmus. */
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
+	u64 limit;
 
+	*others = false;
+	if (unlikely(slots != pre)) {
+		/* An acquire, as LMM(seqring_ring_reserve:B). */
+		limit = atomic64_read_acquire(ring->next_seq);
+		/* An acquire, as LMM(seqring_ring_reserve:C). */
+		limit = min(limit, smp_load_acquire(&ring->mig_seq));
+		if (end > limit + slots->capacity) {
+			/* Overwritten there at once, if the new one is smaller. */
+			if (end > slots->capacity)
+				*others = seqring_ring_drop_before(ring, end -
+								   slots->capacity);
+			slots = pre;
+		}
+	}
 	if (end > slots->capacity)
-		seqring_ring_drop_before(ring, end - slots->capacity);
+		*others |= seqring_ring_drop_before(ring, end - slots->capacity);
 	return slots;
 }
 
@@ -978,11 +1011,12 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 			const struct seqring_reading *r, unsigned int n,
 			bool stamp, u64 *published)
 {
-	struct seqring_slots *slots;
+	struct seqring_slots *pre, *slots;
 	unsigned int i, k;
 	unsigned long flags;
 	u64 seq, t = stamp;
 	u32 idx, first;
+	bool others;
 	int ret = 0;
 
 	local_irq_save(flags);
@@ -994,22 +1028,27 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 		ret = READ_ONCE(ring->dead) ? -ENODEV : -EIO;
 		goto out;
 	}
-	slots = rcu_dereference_sched(ring->slots);
-	k = seqring_ring_reserve(ring, min(slots->capacity,
-					   READ_ONCE(ring->cap_limit)),
-				 n, &seq, &t);
+	pre = rcu_dereference_sched(ring->slots);
+	k = seqring_ring_reserve(ring, pre->capacity, n, &seq, &t);
 	if (!k) {
 		ret = READ_ONCE(ring->broken) ? -EIO : 0;
 		goto out;
 	}
 	seqring_hook(ring, SEQRING_HOOK_RESERVED);
-	slots = seqring_ring_slots_for(ring, seq + k);
+	slots = seqring_ring_slots_for(ring, pre, seq + k, &others);
 	/*
 	 * LMM(seqring_ring_push_chunk:B): oldest_seq raised before the slots
 	 * are marked, so a reader whose check fails on a mark finds it past
-	 * the reading it wanted (store-validate.litmus).
+	 * the reading it wanted (store-validate.litmus). When this producer
+	 * found it raised by another context instead of storing it, only a
+	 * full barrier carries that store along (cumulativity); that is
+	 * rare: a producer raises it itself in a ring that is full, unless
+	 * another one, reserving after it, got there first.
 	 */
-	smp_wmb();
+	if (unlikely(others))
+		smp_mb();	/* LMM(seqring_ring_push_chunk:B), above */
+	else
+		smp_wmb();	/* LMM(seqring_ring_push_chunk:B), above */
 	div_u64_rem(seq, slots->capacity, &first);
 	for (i = 0, idx = first; i < k; i++) {
 		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {
@@ -1050,7 +1089,8 @@ out:
  * @pushed: if not NULL, a counter that grows by the readings stored
  *
  * The readings are reserved, stored and published in chunks of up to
- * %SEQRING_CHUNK, each in one section with interrupts off: readers see
+ * %SEQRING_CHUNK (less in a small ring), each in one section with
+ * interrupts off: readers see
  * them in order, chunk by chunk, and a concurrent seqring_ring_clear()
  * may fall between two chunks. The batch never holds back another
  * producer's readings, however long the scheduler keeps this one from its
@@ -1067,12 +1107,20 @@ out:
 int seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 		      unsigned int n, atomic64_t *pushed)
 {
-	unsigned int i, k, stored = 0;
+	unsigned int i, k, chunk, stored = 0;
 	u64 published = 0;
 	int got, ret = 0;
 
+	/*
+	 * A section takes at most a 2 * CPUs-th of the ring: the sections
+	 * of every CPU, and NMIs, then find free slots at once in a ring
+	 * smaller than SEQRING_CHUNK per CPU too.
+	 */
+	chunk = clamp_t(unsigned int,
+			seqring_ring_capacity(ring) / (2 * num_online_cpus()),
+			1, SEQRING_CHUNK);
 	for (i = 0; i < n; i += k) {
-		k = min_t(unsigned int, n - i, SEQRING_CHUNK);
+		k = min(n - i, chunk);
 		got = seqring_ring_push_chunk(ring, &r[i], k, true, &published);
 		if (got < 0) {
 			seqring_ring_lost(ring, got, n - i);
@@ -1206,11 +1254,17 @@ int seqring_ring_clear(struct seqring_ring *ring)
 	raw_spin_lock(&ring->clear_lock);
 	/*
 	 * LMM(seqring_ring_clear:A): an acquire, as any reader's, pairing
-	 * with the publish's cmpxchg: what it clears was published, and a
-	 * reader of the counters that sees the clear sees next_seq at least
-	 * where the clear read it (clear-stats.litmus).
+	 * with the publish's cmpxchg: what it clears was published.
 	 */
 	next = seqring_ring_next_seq(ring);
+	/*
+	 * LMM(seqring_ring_clear:B): a full barrier, not only the acquire:
+	 * next_seq was stored by a producer's publish, and a reader of the
+	 * counters that sees this clear's cleared must see that next_seq too
+	 * (cumulativity); else it could count more cleared than pushed
+	 * (clear-stats.litmus). CLEARs are rare.
+	 */
+	smp_mb();
 	oldest = atomic64_read(ring->oldest_seq);
 	/*
 	 * Producers may raise oldest_seq meanwhile (dropping readings), so
@@ -1234,6 +1288,9 @@ int seqring_ring_clear(struct seqring_ring *ring)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_clear);
+
+/* Copies made before the swap, at most, in seqring_ring_resize(). */
+#define SEQRING_PRECOPY_PASSES	4
 
 /*
  * Copy the readings [@from, @to) that @src holds into @dst, a slot array
@@ -1334,15 +1391,13 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * are serialised.
  *
  * What is published is copied into the new array first, while nobody
- * else sees it (producers store into the old one meanwhile); then the new
- * array replaces the old one, and what was published or stored since is
- * copied after a grace period (seqring_ring_migrate()). Producers that
- * reserve meanwhile leave those slots alone (mig_seq); a shrink also has
- * them reserve against the smaller capacity from a grace period before
- * the swap (cap_limit), so that one that checked against the old array's
- * and stores into the new one cannot overrun it. A push that finds no
- * free slot meanwhile, in a ring too small for what is pushed during the
- * copy, fails and is counted as any such push.
+ * else sees it (producers store into the old one meanwhile), again while
+ * much was pushed during the copy; then the new array replaces the old
+ * one, and what was published or stored since is copied after a grace
+ * period (seqring_ring_migrate()). Producers that reserve meanwhile leave
+ * those slots alone (mig_seq): a push that finds no free slot then, in a
+ * ring too small for what is pushed during that copy, fails and is
+ * counted as any such push.
  *
  * A ring that is mapped is not resized: a mapping shows the slot array
  * producers store into, and a resize replaces it. Keeping the old array
@@ -1361,7 +1416,8 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
 	struct seqring_slots *old, *new;
-	u64 head, copied, from;
+	u64 head, copied, from, next;
+	unsigned int i;
 
 	if (ring->frozen)
 		return -EROFS;
@@ -1390,22 +1446,19 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	old = rcu_dereference_protected(ring->slots,
 					lockdep_is_held(&ring->resize_lock));
 
-	/* What is published now, while producers go on in the old array. */
-	copied = seqring_ring_next_seq(ring);
-	from = max_t(u64, atomic64_read(ring->oldest_seq),
-		     copied > capacity ? copied - capacity : 1);
-	seqring_ring_precopy(ring, old, new, from, copied);
-
 	/*
-	 * A shrink: every producer still storing when the arrays change
-	 * reserved against the smaller capacity, whichever array it then
-	 * stores into (a producer loads the array before it reserves, and
-	 * again after). Sections that began before the store end within
-	 * the grace period; later ones see it.
+	 * What is published, copied while producers go on in the old array,
+	 * again and again while that leaves much behind: what is left for
+	 * after the swap is what was pushed during the last copy.
 	 */
-	if (capacity < old->capacity) {
-		WRITE_ONCE(ring->cap_limit, capacity);
-		synchronize_rcu_expedited();
+	copied = atomic64_read(ring->oldest_seq);
+	for (i = 0; i < SEQRING_PRECOPY_PASSES; i++) {
+		next = seqring_ring_next_seq(ring);
+		from = max_t(u64, copied, next > capacity ? next - capacity : 1);
+		seqring_ring_precopy(ring, old, new, from, next);
+		copied = next;
+		if (seqring_ring_next_seq(ring) - copied <= SEQRING_CHUNK)
+			break;
 	}
 
 	/* Published by the release of rcu_assign_pointer() below. */
@@ -1415,8 +1468,9 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * LMM(seqring_ring_resize:A): the swap before the load of head; a
 	 * producer reserves, a fully ordered RMW, before it loads the slots
 	 * pointer: one that stores into the old array reserved below head,
-	 * which the copy below covers, and every reservation from head on
-	 * stores into the new one (resize-cut.litmus).
+	 * or checked the new array's slots free (seqring_ring_slots_for()),
+	 * and every reservation from head on stores into the new one
+	 * (resize-cut.litmus).
 	 */
 	smp_mb();
 	head = atomic64_read(&ring->head);
@@ -1430,9 +1484,13 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * ones see mig_seq (resize-migrate.litmus). An expedited grace
 	 * period: a normal one waits for CPUs busy with listing walks, and
 	 * resizes are rare and root's (PREEMPT_RT makes it a normal one
-	 * after boot, rcupdate.rcu_normal_after_boot).
+	 * after boot, rcupdate.rcu_normal_after_boot). What the old array
+	 * holds from @from on is then copied, up to head as it is now: a
+	 * producer that reserved before the swap and found the new array's
+	 * slots taken stored into the old one, above the cut.
 	 */
 	synchronize_rcu_expedited();
+	head = atomic64_read(&ring->head);
 	seqring_ring_migrate(ring, old, new, from, head);
 	/*
 	 * LMM(seqring_ring_resize:B): the copies before; pairs with the
@@ -1444,7 +1502,6 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	smp_store_release(&new->prev, NULL);
 	/* As LMM(seqring_ring_migrate:C): every copy is made. */
 	smp_store_release(&ring->mig_seq, U64_MAX);
-	WRITE_ONCE(ring->cap_limit, U32_MAX);
 	/* No mapping can see it: the next one is made under resize_lock. */
 	seqring_meta_layout(ring->meta, new);
 	mutex_unlock(&ring->resize_lock);

@@ -137,8 +137,6 @@ enum seqring_lost {
  * @mig_seq: while a resize copies readings into a new slot array, the
  *	lowest sequence number it has not copied yet: a producer takes no
  *	slot whose reading a lap before is at or above it. U64_MAX otherwise
- * @cap_limit: the capacity reservations are checked against, when lower
- *	than the array's own: the smaller of the two during a resize
  * @clear_lock: serialises CLEARs, the writers of @stats_seq; a raw
  *	spinlock, so that readers of counters never take a lock on
  *	PREEMPT_RT either
@@ -190,7 +188,6 @@ struct seqring_ring {
 	atomic64_t head;
 	atomic64_t last_stamp;
 	u64 mig_seq;
-	u32 cap_limit;
 	raw_spinlock_t clear_lock;	/* serialises CLEARs */
 	seqcount_raw_spinlock_t stats_seq;
 	u64 cleared;

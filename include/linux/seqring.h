@@ -48,7 +48,8 @@ struct seqring *seqring_create(const char *name, u32 capacity);
  * debugfs listing; debugfs's other files: -EIO), poll() reports
  * EPOLLHUP | EPOLLERR, and readers blocked in read() or poll() wake.
  * Every seqring_push() into @ring must have returned, and none may
- * start, before this is called. The memory goes when the last open file
+ * start, before this returns: a push meanwhile stores nothing (-ENODEV) or
+ * is visible before the files go. The memory goes when the last open file
  * closes; the module that created the ring may be unloaded as soon as
  * this returns.
  */
@@ -62,21 +63,32 @@ void seqring_destroy(struct seqring *ring);
  * @label: NUL-terminated, at most %SEQRING_LABEL_LEN - 1 bytes; NULL for
  *	an empty label
  *
- * Any context: process, softirq, hardirq, with interrupts disabled, on
- * PREEMPT_RT too. Not NMI: the writer keeps interrupts off while it
- * stores a reading, which does not keep an NMI out. Never sleeps, never
- * allocates, takes no lock that a reader of the ring takes, and never
- * waits for a reader or for another producer: it is visible when this
- * returns, unless another CPU is storing an earlier reading with
- * interrupts off, and then as soon as that CPU is done. The reading is
- * stamped when it gets its sequence number: CLOCK_REALTIME, read with
+ * Any context: process, softirq, hardirq, with interrupts disabled, NMI
+ * (a perf overflow handler, the hard-lockup detector's path), on
+ * PREEMPT_RT too. Never sleeps, never allocates, takes no lock, and never
+ * waits: not for a reader, not for another producer, not for the context
+ * an NMI interrupted, even in the middle of its own push into @ring. The
+ * reading is visible when this returns, unless another CPU is storing an
+ * earlier reading in its own interrupts-off section (or is stopped there,
+ * as by an NMI), and then as soon as it is done. The reading is stamped
+ * when it gets its sequence number: CLOCK_REALTIME, read with
  * ktime_get_real_fast_ns() (safe in any context, and while timekeeping is
- * suspended), never earlier than the reading before it.
- * The oldest reading is overwritten when the ring is full. Readers blocked
- * on the ring are woken by a worker, which the push queues from process
- * context or through an irq_work.
+ * suspended), never earlier than the reading before it. The oldest
+ * reading is overwritten when the ring is full. Readers blocked on the
+ * ring are woken by a worker, which the push queues through an irq_work.
  *
- * Return: 0, or -EINVAL for a label too long (nothing is stored).
+ * Lossless while @ring has a free slot: one whose reading a capacity
+ * before is visible. A push finds none only when the readings being
+ * stored fill the ring (a ring smaller than what is pushed at once, or a
+ * CPU stopped in the middle of a push while a capacity of later readings
+ * is pushed); it then stores nothing and fails, counted in the ring's
+ * stats (lost). A push racing with seqring_destroy() stores nothing
+ * (counted) or is visible before the ring is gone.
+ *
+ * Return: 0; -EINVAL for a label too long (nothing stored, not counted);
+ * -ENOBUFS, no free slot, or -ENODEV, the ring is being destroyed (nothing
+ * stored, counted in lost); -EIO, the ring stopped after a warning that an
+ * invariant failed (counted).
  */
 int seqring_push(struct seqring *ring, u32 channel, s64 value,
 		 const char *label);

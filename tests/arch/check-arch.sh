@@ -267,7 +267,8 @@ for name in "${names[@]}"; do
 	fi
 	cp "$src/seqring.ko" "$src/sequence.ko" "$src/samples/seqring_timerlat.ko" \
 		"$src/tests/extmod/seqring_extmod.ko" "$src/seqring_producer.ko" \
-		"$src/seqring_kbench.ko" "$src/seqring_ramprobe.ko" "$dir/"
+		"$src/seqring_kbench.ko" "$src/seqring_ramprobe.ko" \
+		"$src/seqring_nmi.ko" "$dir/"
 	tier_tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"

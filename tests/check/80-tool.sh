@@ -235,8 +235,8 @@ check "feed with a 16-byte label on line 1 exits 1, pushes nothing" \
 # --- stats ----------------------------------------------------------------
 
 run stats
-check "stats prints the 7 counters in order, capacity 64" \
-	"rc=0 capacity count total dropped cleared oldest_seq newest_seq 64" \
+check "stats prints the 8 counters in order, capacity 64" \
+	"rc=0 capacity count total dropped cleared oldest_seq newest_seq lost 64" \
 	"rc=$rc $(cut -d : -f 1 "$out" | tr '\n' ' ')$(counter capacity)"
 
 # $total counts what this script pushed; if an earlier check failed, take

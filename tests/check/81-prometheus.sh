@@ -34,11 +34,11 @@ sample() {
 		sed -n "s|^$1{device=\"/dev/seqring\"} \\([0-9]*\\)\$|\\1|p"
 }
 
-is "4 3 9 2 4 7 9" "$(sample seqring_capacity) $(sample seqring_readings) \
+is "4 3 9 2 4 7 9 0" "$(sample seqring_capacity) $(sample seqring_readings) \
 $(sample seqring_pushed_total) $(sample seqring_dropped_total) \
 $(sample seqring_cleared_total) $(sample seqring_oldest_seq) \
-$(sample seqring_newest_seq)" \
-	"capacity readings pushed dropped cleared oldest newest"
+$(sample seqring_newest_seq) $(sample seqring_lost_total)" \
+	"capacity readings pushed dropped cleared oldest newest lost"
 
 is "$(debugfs_stat total) $(debugfs_stat dropped)" \
 	"$(sample seqring_pushed_total) $(sample seqring_dropped_total)" \
@@ -48,7 +48,7 @@ bad=$(printf '%s\n' "$out" | grep -Ev \
 	'^(# HELP seqring_[a-z_]+ .+|# TYPE seqring_[a-z_]+ (gauge|counter)|seqring_[a-z_]+\{device="/dev/seqring"(,ring="seqring")?\} [0-9]+(\.[0-9]{9})?)$')
 is "" "$bad" "every line is a HELP, TYPE or sample line"
 
-is 9 "$(printf '%s\n' "$out" | grep -c '^seqring_')" "9 samples"
+is 10 "$(printf '%s\n' "$out" | grep -c '^seqring_')" "10 samples"
 
 # up_sample NAME TEXT: the value of NAME{device="/dev/seqring",ring="seqring"}.
 up_sample() {
@@ -76,7 +76,7 @@ is "" "$order" "HELP and TYPE precede each sample"
 
 counters=$(printf '%s\n' "$out" | sed -n 's/^# TYPE \(.*\) counter$/\1/p' |
 	tr '\n' ' ')
-is "seqring_pushed_total seqring_dropped_total seqring_cleared_total " \
+is "seqring_pushed_total seqring_dropped_total seqring_cleared_total seqring_lost_total " \
 	"$counters" "the counters, each named _total"
 
 # The label value is escaped: a backslash and a quote in the device path

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # sysfs attributes /sys/class/misc/seqring/{capacity,count,total,dropped,
-# newest_seq}: one decimal number and a newline each, equal to what the
+# newest_seq,lost}: one decimal number and a newline each, equal to what the
 # spec says after pushes, overwrite and CLEAR, and to GET_STATS; all
 # read-only but capacity, which root writes to resize the ring.
 
@@ -11,9 +11,9 @@
 
 plan 20
 
-ATTRS="capacity count total dropped newest_seq"
+ATTRS="capacity count total dropped newest_seq lost"
 
-# sysfs_values / stats_values: the five values, space-separated.
+# sysfs_values / stats_values: the six values, space-separated.
 sysfs_values() {
 	for a in $ATTRS; do
 		cat "$SYSFS/$a"
@@ -29,7 +29,7 @@ stats_values() {
 check_load "load seqring.ko capacity=8" capacity=8
 
 modes=$(for a in $ATTRS; do stat -c %a "$SYSFS/$a"; done | words)
-is "644 444 444 444 444" "$modes" "the attributes $ATTRS exist, capacity 0644, the others 0444"
+is "644 444 444 444 444 444" "$modes" "the attributes $ATTRS exist, capacity 0644, the others 0444"
 
 bad=
 for a in $ATTRS; do
@@ -39,18 +39,18 @@ for a in $ATTRS; do
 done
 is "" "$bad" "each attribute is one decimal number and a newline"
 
-is "8 0 0 0 0" "$(sysfs_values)" "empty ring: capacity 8, count/total/dropped/newest_seq 0"
+is "8 0 0 0 0 0" "$(sysfs_values)" "empty ring: capacity 8, count/total/dropped/newest_seq/lost 0"
 push 5
-is "8 5 5 0 5" "$(sysfs_values)" "after 5 pushes: count 5, total 5, dropped 0, newest_seq 5"
+is "8 5 5 0 5 0" "$(sysfs_values)" "after 5 pushes: count 5, total 5, dropped 0, newest_seq 5"
 is "$(stats_values)" "$(sysfs_values)" "... and they equal GET_STATS"
 push 10 -b -v 6
-is "8 8 15 7 15" "$(sysfs_values)" "after 10 more (overwrite): count 8, total 15, dropped 7, newest_seq 15"
+is "8 8 15 7 15 0" "$(sysfs_values)" "after 10 more (overwrite): count 8, total 15, dropped 7, newest_seq 15"
 is "$(stats_values)" "$(sysfs_values)" "... and they equal GET_STATS"
 "$BIN/clear_ring"
-is "8 0 15 7 0" "$(sysfs_values)" "after CLEAR: count 0, total 15, dropped 7, newest_seq 0"
+is "8 0 15 7 0 0" "$(sysfs_values)" "after CLEAR: count 0, total 15, dropped 7, newest_seq 0"
 is "$(stats_values)" "$(sysfs_values)" "... and they equal GET_STATS"
 push 1 -v 16
-is "8 1 16 7 16" "$(sysfs_values)" "one push after CLEAR: count 1, total 16, newest_seq 16"
+is "8 1 16 7 16 0" "$(sysfs_values)" "one push after CLEAR: count 1, total 16, newest_seq 16"
 
 check_fails "writing an attribute fails, even as root" sh -c "echo 0 > $SYSFS/count"
 is 1 "$(attr count)" "... and leaves it unchanged"

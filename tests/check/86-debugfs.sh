@@ -10,8 +10,8 @@
 
 plan 27
 
-KEYS="capacity count total dropped cleared oldest_seq newest_seq record_size ring_bytes clients"
-CMP_KEYS="capacity count total dropped cleared oldest_seq newest_seq"
+KEYS="capacity count total dropped cleared oldest_seq newest_seq lost lost_full lost_dead lost_broken record_size ring_bytes clients"
+CMP_KEYS="capacity count total dropped cleared oldest_seq newest_seq lost"
 
 # clients_lines: the clients file without its header.
 clients_lines() {
@@ -34,8 +34,8 @@ push 12
 "$BIN/clear_ring"
 push 3 -v 13
 vals=$(for k in $CMP_KEYS; do debugfs_stat "$k"; done | words)
-is "8 3 15 4 8 13 15" "$vals" \
-	"12 pushes, CLEAR, 3 pushes: capacity 8 count 3 total 15 dropped 4 cleared 8 oldest 13 newest 15"
+is "8 3 15 4 8 13 15 0" "$vals" \
+	"12 pushes, CLEAR, 3 pushes: capacity 8 count 3 total 15 dropped 4 cleared 8 oldest 13 newest 15 lost 0"
 "$BIN/getstats" >"$T/stats"
 # shellcheck disable=SC2086 # CMP_KEYS is a list of keys
 gs=$(kvs "$T/stats" $CMP_KEYS)

@@ -11,7 +11,8 @@
  * a terminating NUL (the driver must refuse it). With -b the readings go in
  * PUSH_BATCH calls of at most SEQRING_BATCH_MAX, else one PUSH each. With
  * -R it pushes the same N readings again and again until killed, with
- * nothing but the ioctls in its loop: a producer as fast as the driver.
+ * nothing but the ioctls in its loop: a producer as fast as the driver;
+ * ENOBUFS (no free slot: counted lost by the driver) does not stop it.
  * Prints nothing on success; exits 1 with the errno name on failure.
  */
 #include <fcntl.h>
@@ -135,6 +136,17 @@ int main(int argc, char **argv)
 			ret = ioctl(fd, SEQRING_IOC_PUSH_BATCH, &b);
 		} else {
 			ret = ioctl(fd, SEQRING_IOC_PUSH, &r[done]);
+		}
+		/*
+		 * A producer until killed goes on when the ring had no free
+		 * slot (a ring smaller than what is pushed at once): the
+		 * driver counts those readings lost.
+		 */
+		if (ret && repeat && errno == ENOBUFS) {
+			done += k;
+			if (done == n)
+				done = 0;
+			continue;
 		}
 		if (ret) {
 			fprintf(stderr, "push_n: %s of reading %llu: %s\n",

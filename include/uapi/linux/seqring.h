@@ -282,8 +282,9 @@ struct seqring_mmap_slot {
 #define SEQRING_IOC_PUSH	_IOW(SEQRING_IOC_MAGIC, 0x01, struct seqring_reading)
 /*
  * Push @count readings: all of them, or none if any is invalid. They are
- * published in chunks of 32 (of the capacity, if smaller), in order: a
- * reader may see the first chunks before the rest, and a CLEAR may fall
+ * published in chunks of 32 (fewer in a ring of less than 64 readings a
+ * CPU: the capacity divided by twice the CPUs), in order: a reader may
+ * see the first chunks before the rest, and a CLEAR may fall
  * between two chunks. ENOBUFS: readings that found no free slot were not
  * stored (see "producers"; each counted in @lost), the others were;
  * ENODEV: the ring was destroyed before or during the batch, which stopped
