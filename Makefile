@@ -87,7 +87,7 @@ help:
 	@echo "  check-kcsan  build a KCSAN kernel (cached like the debug kernel),"
 	@echo "           then the stream tests, the kernel API's tests, the"
 	@echo "           mapping's tests and the stress tier on it"
-	@echo "           (KCSAN_MODES=\"stream kapi map stress\": a subset)"
+	@echo "           (KCSAN_MODES=\"stream kapi map writer stress\": a subset)"
 	@echo "  kcsan-kernel  only build (or find cached) the KCSAN kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
@@ -318,7 +318,7 @@ check-all:
 # to, cleared and destroyed), then the stress tier. KCSAN reports in the
 # driver fail a run; those elsewhere in the kernel are listed
 # (tests/vm/run.sh).
-KCSAN_MODES ?= stream kapi map stress
+KCSAN_MODES ?= stream kapi map writer stress
 
 kcsan-kernel: deps
 	mkdir -p build
@@ -332,6 +332,7 @@ check-kcsan: kcsan-kernel
 		stream) tier=check mem=1024 filter='6[23]-*' ;; \
 		kapi) tier=check mem=1024 filter='93-kapi-*' ;; \
 		map) tier=check mem=1024 filter='*-mmap*' ;; \
+		writer) tier=check mem=1024 filter='44-*,65-*,94-gone*' ;; \
 		*) tier=$$mode mem=512 filter='*' ;; \
 		esac; \
 		KERNEL=$$KERNEL VM_MEM=$$mem VM_FILTER=$$filter VM_TIMEOUT=2400 \

@@ -54,8 +54,10 @@ void seqring_reader_init(struct seqring_reader *rd, struct seqring_ring *ring)
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_init);
 
 /* Take @rd off the list; readers_lock held. */
-static void seqring_reader_unlist(struct seqring_reader *rd)
+static void seqring_reader_unlist(struct seqring_reader *rd,
+				  struct seqring_ring *ring)
 {
+	lockdep_assert_held(&ring->readers_lock);
 	list_del_init(&rd->node);
 	/* Read by a sleeping reader without the lock (seqring_reader_wait()). */
 	WRITE_ONCE(rd->armed, false);
@@ -76,7 +78,7 @@ void seqring_reader_disarm(struct seqring_reader *rd,
 		return;
 	mutex_lock(&ring->readers_lock);
 	if (rd->armed)
-		seqring_reader_unlist(rd);
+		seqring_reader_unlist(rd, ring);
 	mutex_unlock(&ring->readers_lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_reader_disarm);
@@ -268,7 +270,7 @@ void seqring_readers_wake(struct work_struct *work)
 			if (all || next >= target ||
 			    atomic64_read(&rd->cursor) < oldest) {
 				/* Off the list before the wait queue's lock. */
-				seqring_reader_unlist(rd);
+				seqring_reader_unlist(rd, ring);
 				wake_up_interruptible_poll(&rd->wait,
 							   SEQRING_POLL_WAKE);
 			} else {

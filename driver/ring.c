@@ -1533,6 +1533,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_resize);
 void seqring_ring_kill(struct seqring_ring *ring)
 {
 	unsigned long flags;
+	u64 published;
 
 	/* LMM(seqring_ring_kill:A): pairs with seqring_ring_push_chunk:A. */
 	WRITE_ONCE(ring->dead, true);
@@ -1546,10 +1547,11 @@ void seqring_ring_kill(struct seqring_ring *ring)
 	 * and a walk that stopped at its bound queued the publish work,
 	 * which may queue itself again. Walk here until nothing is left.
 	 */
-	local_irq_save(flags);
-	while (seqring_ring_publish(ring, 0, 0))
-		;
-	local_irq_restore(flags);
+	do {
+		local_irq_save(flags);
+		published = seqring_ring_publish(ring, 0, 0);
+		local_irq_restore(flags);
+	} while (published);
 	irq_work_sync(&ring->publish_work);
 	irq_work_sync(&ring->wake_irq_work);
 	/* LMM(seqring_ring_kill:C): after next_seq's last move. */

@@ -15,7 +15,7 @@
 
 need_producer
 
-plan 8
+plan 9
 
 check_load "load seqring.ko"
 check "load seqring_producer.ko" load_producer

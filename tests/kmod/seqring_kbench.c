@@ -13,6 +13,11 @@
  *   trace N CPU...  the same with the trace event seqring_kbench_reading
  *                   (seqring_kbench_trace.h), the same fields, written to
  *                   ftrace's ring buffer if tracefs enabled it
+ *   nmipush N M     on the CPU of the writer, M NMIs (x86: through the
+ *                   local APIC), each making N calls of seqring_push();
+ *                   the result is the nanoseconds the calls took inside
+ *                   the NMIs, summed (-EOPNOTSUPP elsewhere)
+ *   nmitrace N M    the same with the trace event, from the NMIs
  *
  * The threads start together (each spins until all are on their CPU) and
  * the result is the time from the first one's start to the last one's
@@ -26,6 +31,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -33,6 +39,12 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/seqring.h>
+#include <linux/timekeeping.h>
+
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 #include "kmod_ctl.h"
 
@@ -51,7 +63,12 @@ MODULE_PARM_DESC(capacity, "readings the ring \"kbench\" holds (default 65536)")
 enum kbench_mode {
 	KBENCH_PUSH,
 	KBENCH_TRACE,
+	KBENCH_NMIPUSH,
+	KBENCH_NMITRACE,
 };
+
+/* Longest wait for one NMI to have run, in microseconds. */
+#define KBENCH_NMI_WAIT_US	10000
 
 struct kbench_run;
 
@@ -81,12 +98,117 @@ static DEFINE_MUTEX(kbench_lock);
 static struct kbench_run kbench_run;
 static u64 kbench_result;
 
+/*
+ * The NMI measurement: what the next NMI on this CPU is to do (its mode,
+ * 0 for none), how many calls, and the nanoseconds they took. Set by the
+ * writer with preemption off, read and cleared by the NMI it raises.
+ */
+static struct {
+	int mode;
+	u64 n;
+	u64 ns;
+	u64 seq;
+	int err;
+} kbench_nmi;
+
+/* One measured run of @n calls of the kind of @mode; returns its errno. */
+static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
+{
+	int err = 0;
+	u64 i;
+
+	if (mode == KBENCH_PUSH || mode == KBENCH_NMIPUSH) {
+		for (i = first; i < first + n && !err; i++)
+			err = seqring_push(kbench_ring, 1, i, KBENCH_LABEL);
+	} else {
+		for (i = first; i < first + n; i++)
+			trace_seqring_kbench_reading(KBENCH_RING, i, 1, i,
+						     KBENCH_LABEL);
+	}
+	return err;
+}
+
+#ifdef CONFIG_X86
+static int kbench_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	int mode = READ_ONCE(kbench_nmi.mode);
+	u64 t0;
+
+	if (!mode)
+		return NMI_DONE;
+	/* NMI-safe clock: the fast monotonic accessor. */
+	t0 = ktime_get_mono_fast_ns();
+	kbench_nmi.err = kbench_calls(mode, kbench_nmi.seq, kbench_nmi.n);
+	kbench_nmi.ns += ktime_get_mono_fast_ns() - t0;
+	kbench_nmi.seq += kbench_nmi.n;
+	/* The results before the end: pairs with kbench_nmi_run()'s acquire. */
+	smp_store_release(&kbench_nmi.mode, 0);
+	return NMI_HANDLED;
+}
+
+/* @m NMIs on this CPU, each making @n calls of the kind of @mode. */
+static int kbench_nmi_run(enum kbench_mode mode, u64 n, u64 m)
+{
+	unsigned int i;
+	int err = 0;
+	u64 j;
+
+	kbench_nmi.ns = 0;
+	kbench_nmi.err = 0;
+	kbench_nmi.n = n;
+	preempt_disable();
+	for (j = 0; j < m && !err; j++) {
+		smp_store_release(&kbench_nmi.mode, mode);
+		apic->send_IPI_self(NMI_VECTOR);
+		for (i = 0; i < KBENCH_NMI_WAIT_US; i++) {
+			/* Pairs with the release in kbench_nmi_handler(). */
+			if (!smp_load_acquire(&kbench_nmi.mode))
+				break;
+			udelay(1);
+		}
+		if (i == KBENCH_NMI_WAIT_US)
+			err = -ETIMEDOUT;
+		else
+			err = kbench_nmi.err;
+	}
+	WRITE_ONCE(kbench_nmi.mode, 0);
+	preempt_enable();
+	if (!err)
+		kbench_result = kbench_nmi.ns;
+	return err;
+}
+
+static int kbench_nmi_init(void)
+{
+	return register_nmi_handler(NMI_LOCAL, kbench_nmi_handler, 0,
+				    KBUILD_MODNAME);
+}
+
+static void kbench_nmi_exit(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+}
+#else
+static int kbench_nmi_run(enum kbench_mode mode, u64 n, u64 m)
+{
+	return -EOPNOTSUPP;
+}
+
+static int kbench_nmi_init(void)
+{
+	return 0;
+}
+
+static void kbench_nmi_exit(void)
+{
+}
+#endif
+
 static int kbench_fn(void *data)
 {
 	struct kbench_thread *t = data;
 	struct kbench_run *run = t->run;
-	int err = 0;
-	u64 i;
+	int err;
 
 	/* Start together: every thread is on its CPU before any begins. */
 	atomic_inc(&run->ready);
@@ -94,14 +216,7 @@ static int kbench_fn(void *data)
 		cpu_relax();
 
 	t->start_ns = ktime_get_ns();
-	if (run->mode == KBENCH_PUSH) {
-		for (i = 1; i <= run->n && !err; i++)
-			err = seqring_push(kbench_ring, 1, i, KBENCH_LABEL);
-	} else {
-		for (i = 1; i <= run->n; i++)
-			trace_seqring_kbench_reading(KBENCH_RING, i, 1, i,
-						     KBENCH_LABEL);
-	}
+	err = kbench_calls(run->mode, 1, run->n);
 	t->end_ns = ktime_get_ns();
 	t->err = err;
 	if (atomic_dec_and_test(&run->left))
@@ -176,11 +291,23 @@ static int kbench_command(char *buf)
 		run->mode = KBENCH_PUSH;
 	else if (!strcmp(mode, "trace"))
 		run->mode = KBENCH_TRACE;
+	else if (!strcmp(mode, "nmipush"))
+		run->mode = KBENCH_NMIPUSH;
+	else if (!strcmp(mode, "nmitrace"))
+		run->mode = KBENCH_NMITRACE;
 	else
 		return -EINVAL;
 	w = strsep(&buf, " \t\n");
 	if (!w || kstrtou64(w, 0, &run->n) || !run->n)
 		return -EINVAL;
+	if (run->mode == KBENCH_NMIPUSH || run->mode == KBENCH_NMITRACE) {
+		u64 m;
+
+		w = strsep(&buf, " \t\n");
+		if (!w || kstrtou64(w, 0, &m) || !m)
+			return -EINVAL;
+		return kbench_nmi_run(run->mode, run->n, m);
+	}
 	while ((w = strsep(&buf, " \t\n"))) {
 		if (!*w)
 			continue;
@@ -210,9 +337,16 @@ DEFINE_SHOW_ATTRIBUTE(result);
 
 static int __init kbench_init(void)
 {
+	int err;
+
 	kbench_ring = seqring_create(KBENCH_RING, capacity);
 	if (IS_ERR(kbench_ring))
 		return PTR_ERR(kbench_ring);
+	err = kbench_nmi_init();
+	if (err) {
+		seqring_destroy(kbench_ring);
+		return err;
+	}
 	kbench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("control", 0200, kbench_dir, NULL, &control_fops);
 	debugfs_create_file("result", 0444, kbench_dir, NULL, &result_fops);
@@ -222,6 +356,7 @@ static int __init kbench_init(void)
 static void __exit kbench_exit(void)
 {
 	debugfs_remove_recursive(kbench_dir);
+	kbench_nmi_exit();
 	seqring_destroy(kbench_ring);
 }
 

@@ -186,7 +186,9 @@ rm -f "$console" "$tap"
 # The machine: the console on the first serial port, TAP on a second
 # one (x86) or on a virtio console (arm64's virt has one UART). pauth-impdef:
 # tcg's pointer authentication with QEMU's own hash, several times faster
-# than the architected one.
+# than the architected one. arm64 gets a GICv3 and pseudo-NMI
+# (irqchip.gicv3_pseudo_nmi=1, where the kernel has ARM64_PSEUDO_NMI): the
+# PMU's interrupt is then an NMI, from which tests/check/65-nmi.sh pushes.
 case $vm_arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg
@@ -194,11 +196,12 @@ x86_64)
 	append="console=ttyS0,115200"
 	;;
 aarch64)
-	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -accel tcg
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3
+		-cpu max,pauth-impdef=on -accel tcg
 		-serial "file:$console"
 		-device virtio-serial-device -chardev "file,id=tap,path=$tap"
 		-device virtconsole,chardev=tap)
-	append="console=ttyAMA0 seqringvm.tap=/dev/hvc0"
+	append="console=ttyAMA0 seqringvm.tap=/dev/hvc0 irqchip.gicv3_pseudo_nmi=1"
 	;;
 *)
 	echo "run.sh: unknown VM_ARCH '$vm_arch' (x86_64, aarch64)" >&2
