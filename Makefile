@@ -30,11 +30,26 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 all: modules tool progs extmod samples
 
+# The module's BTF, which BPF programs call its kfuncs through: kbuild
+# makes it where the headers let it, module-btf.sh where they do not
+# (Debian's 6.1: no vmlinux, no resolve_btfids; README, "From a BPF
+# program"). RESOLVE_BTFIDS: a resolve_btfids for a kernel whose kbuild
+# has none; by default the one tests/vm/resolve-btfids.sh built, if any.
+SEQRING_CACHE ?= /var/cache/seqring
+# The release as `uname -r` says it (Debian's kernel.release is the
+# upstream version).
+KRELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+RESOLVE_BTFIDS ?= $(lastword $(wildcard $(SEQRING_CACHE)/resolve_btfids/$(shell \
+	echo $(KRELEASE) | cut -d. -f1,2)-*/resolve_btfids))
+
 modules:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': install the" \
 		"headers of Linux $(KVER) (apt-get install linux-headers-$(KVER))," \
 		"run 'make deps', or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(if $(RESOLVE_BTFIDS),RESOLVE_BTFIDS=$(RESOLVE_BTFIDS)) \
+		./module-btf.sh $(KDIR) $(KRELEASE) seqring.ko
 
 # A module outside the tree, built against it as README tells a driver
 # author: this tree's include/ and the Module.symvers `modules` leaves.
@@ -51,6 +66,10 @@ progs:
 # from samples/Kbuild): it links the library `tool` builds.
 samples: tool
 	$(MAKE) -C samples
+	@if command -v clang >/dev/null && { command -v bpftool || test -x /usr/sbin/bpftool; } >/dev/null && \
+	    test -f /usr/include/bpf/libbpf.h; then \
+		$(MAKE) -C samples/bpf STATIC=1 CFLAGS="-O2 -Wall -Wextra$(if $(filter 1,$(WERROR)), -Werror)"; \
+	else echo "samples/bpf: no clang, bpftool or libbpf-dev: seqring-wakeup not built"; fi
 
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -58,6 +77,7 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/progs clean
 	$(MAKE) -C samples clean
+	$(MAKE) -C samples/bpf clean
 	$(MAKE) -C tests/bench clean
 	rm -rf build
 
@@ -65,6 +85,7 @@ help:
 	@echo "Targets:"
 	@echo "  all      build seqring.ko, sequence.ko, the samples"
 	@echo "           samples/seqring_timerlat.ko and samples/mmap-consumer,"
+	@echo "           samples/bpf/seqring-wakeup (with clang, bpftool, libbpf-dev),"
 	@echo "           tools/seqringctl, test programs"
 	@echo "  extmod   build tests/extmod/seqring_extmod.ko out of tree against"
 	@echo "           this one, as README tells driver authors"
@@ -223,14 +244,22 @@ stress: deps
 # panics or reboots the guest on purpose, and QEMU boots it again with its
 # RAM as it was. mem= keeps the kernel below 896 MiB of the 1024, where the
 # tests keep what must survive; reserve_mem= (6.12 on) asks for two
-# regions more, which 20-reserve-mem watches. A script's phases take a
+# regions more, which 20-reserve-mem watches, and for four that
+# 45-persist-claim must see refused: two not in whole pages (the second,
+# allocated right below the first, starts where the first does, off a
+# page), one given to an ftrace instance too, one to ramoops too. A
+# script's phases take a
 # boot each. KERNELS="6.12 ..." (tests/kernels/kernels.list): on those
 # kernels, as check-kernels runs the check tier. ARCHES="arm64-6.1 ..."
 # (tests/arch/arches.list, booted kernels): on those, cross-built and
 # booted under qemu-system-aarch64 as check-arch does (ARCH_TIER=crash).
 CRASH_BOOTS ?= 20
 CRASH_VM = VM_MEM=1024 VM_BOOTS=$(CRASH_BOOTS) VM_TIMEOUT=1200 \
-	VM_APPEND="mem=896M reserve_mem=1M:4K:seqring_1m reserve_mem=2M:2M:seqring_2m $(VM_APPEND)"
+	VM_APPEND="mem=896M reserve_mem=1M:4K:seqring_1m reserve_mem=2M:2M:seqring_2m \
+	reserve_mem=65600:64:seqring_odd reserve_mem=64K:64:seqring_odd2 \
+	reserve_mem=1M:4K:seqring_ft \
+	trace_instance=seqring_test@seqring_ft reserve_mem=64K:4K:seqring_ro \
+	ramoops.mem_name=seqring_ro $(VM_APPEND)"
 check-crash: deps
 ifneq ($(ARCHES),)
 	tests/vm/deps.sh qemu-system-arm
@@ -482,10 +511,12 @@ uninstall:
 # VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
 	samples/Kbuild $(filter-out %.mod.c samples/mmap-consumer.c,$(wildcard samples/*.[ch])) \
-	include/uapi/linux/seqring.h include/linux/seqring.h
+	include/uapi/linux/seqring.h include/linux/seqring.h include/bpf/seqring.bpf.h \
+	samples/bpf/Makefile samples/bpf/wakeup.bpf.c samples/bpf/seqring-wakeup.c
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
-# dkms-postbuild.sh is the one program: dkms runs it (POST_BUILD). The
+# dkms-postbuild.sh and module-btf.sh are the programs: dkms runs them
+# (POST_BUILD, MAKE). The
 # userspace sample, samples/mmap-consumer.c, is not the module's.
 install-dkms:
 ifeq ($(DESTDIR),)
@@ -496,6 +527,7 @@ endif
 		install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
 	done
 	install -D -m 0755 dkms-postbuild.sh $(DESTDIR)$(DKMS_DIR)/dkms-postbuild.sh
+	install -D -m 0755 module-btf.sh $(DESTDIR)$(DKMS_DIR)/module-btf.sh
 	sed -i 's/#MODULE_VERSION#/$(SEQRING_VERSION)/g' $(DESTDIR)$(DKMS_DIR)/dkms.conf
 ifeq ($(DESTDIR),)
 	dkms status seqring/$(SEQRING_VERSION) | grep -q . || dkms add seqring/$(SEQRING_VERSION)

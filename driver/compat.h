@@ -68,6 +68,49 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 #endif
 
 /*
+ * 5.10 marks a page charged to a memory cgroup (allocated with
+ * __GFP_ACCOUNT by a task outside the root cgroup: a module loaded by a
+ * systemd unit with MemoryAccounting=, a ring a driver creates there) with
+ * the page type PageKmemcg, and vm_insert_page() refuses every page with
+ * a type (EINVAL). 5.11 moved the mark into page->memcg_data, where
+ * nothing refuses it. On 5.10, such a page is mapped by its PFN instead
+ * (a special entry of a VM_MIXEDMAP mapping, as vm_insert_pages() makes
+ * them), which maps the same memory; ptrace() and /proc/PID/mem cannot
+ * read those entries. PG_kmemcg, the type's value, is a macro of 5.10's
+ * <linux/page-flags.h> only.
+ */
+#include <linux/mm.h>
+#ifdef PG_kmemcg
+#include <linux/pfn_t.h>
+
+#define seqring_page_charged(page)	PageKmemcg(page)
+
+static inline int seqring_insert_charged_page(struct vm_area_struct *vma,
+					      unsigned long addr,
+					      struct page *page)
+{
+	vm_fault_t ret;
+
+	/* What vm_insert_page() sets; vmf_insert_mixed() wants it set. */
+	vma->vm_flags |= VM_MIXEDMAP;
+	ret = vmf_insert_mixed(vma, addr, page_to_pfn_t(page));
+
+	if (ret == VM_FAULT_NOPAGE)
+		return 0;
+	return ret == VM_FAULT_OOM ? -ENOMEM : -EFAULT;
+}
+#else
+#define seqring_page_charged(page)	false
+
+static inline int seqring_insert_charged_page(struct vm_area_struct *vma,
+					      unsigned long addr,
+					      struct page *page)
+{
+	return -EINVAL;
+}
+#endif
+
+/*
  * panic_notifier_list moved from <linux/kernel.h> to a header of its own
  * in 5.14. Kbuild looks for the header.
  */
@@ -97,5 +140,40 @@ static inline int seqring_reserve_mem_find(const char *name,
 	return 0;
 }
 #endif
+
+/*
+ * BPF kfuncs of a module: register_btf_kfunc_id_set() came with 5.18
+ * (Kbuild looks for it in <linux/btf.h>); 5.10 has none, and the module
+ * loads without them (bpf.c says so).
+ */
+#ifdef SEQRING_HAVE_KFUNCS
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+
+/*
+ * 6.8 (and stable 6.6.x) wants a kfunc set marked as one
+ * (BTF_KFUNCS_START); before, a plain set8 is what the kernel takes.
+ */
+#ifndef BTF_KFUNCS_START
+#define BTF_KFUNCS_START(name)	BTF_SET8_START(name)
+#define BTF_KFUNCS_END(name)	BTF_SET8_END(name)
+#endif
+
+/*
+ * __bpf_kfunc (6.2) keeps a kfunc out of line (and so in BTF); before,
+ * the same by hand. (The kfuncs' prototypes are in seqring.h, for W=1.)
+ */
+#ifndef __bpf_kfunc
+#define __bpf_kfunc noinline
+#endif
+
+/*
+ * 6.16 made every kfunc's pointer arguments trusted and dropped the flag
+ * that asked for it.
+ */
+#ifndef KF_TRUSTED_ARGS
+#define KF_TRUSTED_ARGS		0
+#endif
+#endif /* SEQRING_HAVE_KFUNCS */
 
 #endif /* _SEQRING_COMPAT_H */

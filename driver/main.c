@@ -47,10 +47,17 @@ static int __init seqring_init(void)
 	struct seqring *sr;
 	int ret;
 
+	/* First: every ring joins the BPF programs' list as it registers. */
+	ret = seqring_bpf_init();
+	if (ret)
+		return ret;
+
 	/* In a region that survives a reboot, if the parameters give one. */
 	sr = seqring_persist_open();
-	if (IS_ERR(sr))
-		return PTR_ERR(sr);
+	if (IS_ERR(sr)) {
+		ret = PTR_ERR(sr);
+		goto err_bpf;
+	}
 	if (!sr)
 		sr = seqring_alloc("", capacity);
 	if (IS_ERR(sr)) {
@@ -60,7 +67,8 @@ static int __init seqring_init(void)
 		else
 			pr_err("cannot allocate a ring of %u readings\n",
 			       capacity);
-		return PTR_ERR(sr);
+		ret = PTR_ERR(sr);
+		goto err_bpf;
 	}
 
 	/*
@@ -86,7 +94,11 @@ err_remove_proc:
 	seqring_procfs_exit(sr);
 err_put:
 	seqring_put(sr);
+	seqring_bpf_exit();
 	seqring_persist_close();
+	return ret;
+err_bpf:
+	seqring_bpf_exit();
 	return ret;
 }
 module_init(seqring_init);
@@ -108,6 +120,8 @@ static void __exit seqring_exit(void)
 	seqring_unregister(sr);
 	seqring_procfs_exit(sr);
 	seqring_put(sr);
+	/* Rings programs made, and the last references of the BPF list. */
+	seqring_bpf_exit();
 	seqring_persist_close();
 	/* Slot arrays a resize replaced are freed by RCU callbacks here. */
 	rcu_barrier();

@@ -8,9 +8,12 @@
 # shows it (the seqring_push trace event tells each one's sequence
 # number), and prints the longest gap ("# longest visibility gap: N us").
 # The target under TCG is 50 ms (make bench reports it against that); the
-# test fails above 200 ms: the old driver's gaps were 0.5 to 5 s, the
-# fixed one's 9.5 to 38.7 ms on a host at load 8 to 11, where 50 ms would
-# fail for the host's scheduling of the VM, not for the driver. Three
+# test fails above 200 ms plus what the host held the two CPUs back (the
+# longest stall of a SCHED_FIFO meter on the adversary's CPU, and of the
+# probe's own loop): the old driver's gaps were 0.5 to 5 s with both CPUs
+# running, the fixed one's 9.5 to 38.7 ms on a host at load 8 to 11, and
+# once 296 ms when the host did not run the adversary's vCPU in the middle
+# of a chunk, which no driver can help. Three
 # adversaries, 3 seconds each:
 #   [idle]     the batcher at SCHED_IDLE beside a busy loop on its CPU;
 #   [fifo]     the batcher (SCHED_OTHER) beside a SCHED_FIFO busy loop on
@@ -49,11 +52,7 @@ run_starve() {
 	# Off again whatever happened to the program (it turns it on).
 	echo 0 >"$EVENT/enable" 2>/dev/null
 	echo 0 >"$EVENT/filter" 2>/dev/null
-	tap_include "$_rs_prefix" "$T/starve.tap"
-	while [ "$TAP_INC_RAN" -lt 3 ]; do
-		TAP_INC_RAN=$((TAP_INC_RAN + 1))
-		not_ok "${_rs_prefix}starve test $TAP_INC_RAN not run: the program stopped early (exit status $_rs_rc)"
-	done
+	tap_include_all 3 "$_rs_prefix" "$T/starve.tap" starve "$_rs_rc"
 }
 
 run_starve "[idle] "

@@ -123,9 +123,38 @@ for s in "${suites[@]}"; do
 	done
 done
 
+# image NAME DIR: extract the bzImage of kernel NAME into DIR.
+image() {
+	local s=${suite[$1]} k=${kver[$1]} v=${ver[$1]} dl deb bin
+	dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX") || return 1
+	(
+		cd "$dl" || exit 1
+		"$repo/$here/suite-apt.sh" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
+		deb=$(ls linux-image-*.deb)
+		if dpkg-deb -c "$deb" | grep -q "/boot/vmlinuz-$k\$"; then
+			dpkg-deb -x "$deb" x || exit 1
+			cp "x/boot/vmlinuz-$k" vmlinuz
+		else
+			# sid: linux-image-KVER is a metapackage; the image is
+			# in linux-binary-KVER, under /usr/lib/modules.
+			bin=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+				grep -o "linux-binary-$k\b" | head -n 1)
+			[ -n "$bin" ] || { echo "no bzImage in $deb, no linux-binary"; exit 1; }
+			"$repo/$here/suite-apt.sh" "$s" apt-get -q download "$bin=$v" || exit 1
+			dpkg-deb -x "$bin"_*.deb x || exit 1
+			cp "x/usr/lib/modules/$k/vmlinuz" vmlinuz
+		fi
+	) || { rm -rf "$dl"; return 1; }
+	mkdir -p "$2"
+	mv "$dl/vmlinuz" "$2/vmlinuz-$k.tmp" && mv "$2/vmlinuz-$k.tmp" "$2/vmlinuz-$k"
+	rm -rf "$dl"
+}
+
 # --- 2. build, one root per suite ---------------------------------------------
 for s in "${suites[@]}"; do
+	# dwarves: pahole, which makes the module's BTF (module-btf.sh).
 	pkgs=(make sparse)
+	[ "$s" = bullseye ] || pkgs+=(dwarves)
 	for name in "${all[@]}"; do
 		[ "${suite[$name]}" = "$s" ] && [ -n "${hdr[$name]:-}" ] &&
 			pkgs+=("${hdr[$name]}=${ver[$name]}")
@@ -162,16 +191,38 @@ for s in "${suites[@]}"; do
 		mkdir -p "$src"
 		git ls-files -z -co --exclude-standard | tar --null -T - -cf - |
 			tar -C "$src" -xf -
+		# The module's BTF (README, "From a BPF program"): its base is
+		# this kernel's BTF, out of its image package (never the
+		# host's), where the headers ship no vmlinux; and a
+		# resolve_btfids where its kbuild has none (6.1), built from
+		# the host's linux-source of that series.
+		btf=()
+		img=$cache/kernels/${kver[$name]}_${ver[$name]}/vmlinuz-${kver[$name]}
+		if [ ! -f "$root/usr/src/${hdr[$name]}/vmlinux" ] &&
+		   grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$config"; then
+			if [ -s "$img" ] || image "$name" "${img%/*}" >>"$dir/build.log" 2>&1; then
+				mkdir -p "$root/boot"
+				cp "$img" "$root/boot/vmlinuz-${kver[$name]}"
+			fi
+			series=$(echo "${kver[$name]}" | cut -d. -f1,2)
+			if [ ! -x "$root/usr/src/${hdr[$name]}/tools/bpf/resolve_btfids/resolve_btfids" ] &&
+			   rb=$(tests/vm/resolve-btfids.sh "$series" 2>>"$dir/build.log"); then
+				cp "$rb" "$root/usr/local/bin/resolve_btfids"
+				btf=(RESOLVE_BTFIDS=/usr/local/bin/resolve_btfids)
+			fi
+		fi
 		# W=1 C=2, as make lint on the default kernel: every
 		# supported kernel's headers must build the driver silently.
 		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules extmod \
-			KDIR="/usr/src/${hdr[$name]}" ${c:+CC=$c} W=1 C=2 \
+			KDIR="/usr/src/${hdr[$name]}" KVER="${kver[$name]}" "${btf[@]}" \
+			${c:+CC=$c} W=1 C=2 \
 			>"$dir/build.log" 2>&1 &&
 		   cp "$src/seqring.ko" "$src/sequence.ko" \
 			"$src/samples/seqring_timerlat.ko" \
 			"$src/tests/extmod/seqring_extmod.ko" \
 			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" \
-			"$src/seqring_ramprobe.ko" "$src/seqring_nmi.ko" "$dir/"; then
+			"$src/seqring_ramprobe.ko" "$src/seqring_nmi.ko" \
+			"$src/seqring_panicpush.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"
 			if grep -qE 'warning:|error:' "$dir/build.log"; then
@@ -187,33 +238,6 @@ for s in "${suites[@]}"; do
 done
 
 # --- 3. image, 4. boot ------------------------------------------------------------
-# image NAME DIR: extract the bzImage of kernel NAME into DIR.
-image() {
-	local s=${suite[$1]} k=${kver[$1]} v=${ver[$1]} dl deb bin
-	dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX") || return 1
-	(
-		cd "$dl" || exit 1
-		"$repo/$here/suite-apt.sh" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
-		deb=$(ls linux-image-*.deb)
-		if dpkg-deb -c "$deb" | grep -q "/boot/vmlinuz-$k\$"; then
-			dpkg-deb -x "$deb" x || exit 1
-			cp "x/boot/vmlinuz-$k" vmlinuz
-		else
-			# sid: linux-image-KVER is a metapackage; the image is
-			# in linux-binary-KVER, under /usr/lib/modules.
-			bin=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
-				grep -o "linux-binary-$k\b" | head -n 1)
-			[ -n "$bin" ] || { echo "no bzImage in $deb, no linux-binary"; exit 1; }
-			"$repo/$here/suite-apt.sh" "$s" apt-get -q download "$bin=$v" || exit 1
-			dpkg-deb -x "$bin"_*.deb x || exit 1
-			cp "x/usr/lib/modules/$k/vmlinuz" vmlinuz
-		fi
-	) || { rm -rf "$dl"; return 1; }
-	mkdir -p "$2"
-	mv "$dl/vmlinuz" "$2/vmlinuz-$k.tmp" && mv "$2/vmlinuz-$k.tmp" "$2/vmlinuz-$k"
-	rm -rf "$dl"
-}
-
 # blk_modules NAME DIR: the state disk's driver for kernel NAME (the crash
 # tier), from its image's package (sid: and linux-modules-KVER), into DIR.
 blk_modules() {

@@ -98,19 +98,6 @@ static DEFINE_MUTEX(kbench_lock);
 static struct kbench_run kbench_run;
 static u64 kbench_result;
 
-/*
- * The NMI measurement: what the next NMI on this CPU is to do (its mode,
- * 0 for none), how many calls, and the nanoseconds they took. Set by the
- * writer with preemption off, read and cleared by the NMI it raises.
- */
-static struct {
-	int mode;
-	u64 n;
-	u64 ns;
-	u64 seq;
-	int err;
-} kbench_nmi;
-
 /* One measured run of @n calls of the kind of @mode; returns its errno. */
 static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
 {
@@ -129,9 +116,23 @@ static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
 }
 
 #ifdef CONFIG_X86
+/*
+ * The NMI measurement: what the next NMI on this CPU is to do (its mode,
+ * 0 for none), how many calls, and the nanoseconds they took. Set by the
+ * writer with preemption off, read and cleared by the NMI it raises.
+ */
+static struct {
+	int mode;
+	u64 n;
+	u64 ns;
+	u64 seq;
+	int err;
+} kbench_nmi;
+
 static int kbench_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
-	int mode = READ_ONCE(kbench_nmi.mode);
+	/* Pairs with the release in kbench_nmi_run(). */
+	int mode = smp_load_acquire(&kbench_nmi.mode);
 	u64 t0;
 
 	if (!mode)
@@ -158,6 +159,7 @@ static int kbench_nmi_run(enum kbench_mode mode, u64 n, u64 m)
 	kbench_nmi.n = n;
 	preempt_disable();
 	for (j = 0; j < m && !err; j++) {
+		/* The counts before the mode, which the NMI acquires. */
 		smp_store_release(&kbench_nmi.mode, mode);
 		apic->send_IPI_self(NMI_VECTOR);
 		for (i = 0; i < KBENCH_NMI_WAIT_US; i++) {

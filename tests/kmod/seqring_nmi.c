@@ -63,6 +63,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -166,6 +167,20 @@ static struct {
 	atomic64_t timeouts;
 } hook_count[NR_POINTS];
 static struct nmi_count resize_count;
+
+/*
+ * A kthread bound to @cpu, not started (kthread_create_on_cpu() is not
+ * exported before 5.11).
+ */
+static struct task_struct *kthread_on(int (*fn)(void *), void *data,
+				      unsigned int cpu, const char *name)
+{
+	struct task_struct *t = kthread_create(fn, data, "%s/%u", name, cpu);
+
+	if (!IS_ERR(t))
+		kthread_bind(t, cpu);
+	return t;
+}
 
 /* Push for a producer and count what happened. */
 static void nmi_push(struct nmi_count *c, u32 channel, const char *label)
@@ -493,7 +508,7 @@ static int storm(unsigned int ms)
 	for_each_online_cpu(cpu) {
 		struct nmi_cpu *c = per_cpu_ptr(&nmi_cpu, cpu);
 
-		task = kthread_create_on_cpu(storm_task, c, cpu, "seqring_nmi/%u");
+		task = kthread_on(storm_task, c, cpu, "seqring_nmi");
 		if (IS_ERR(task)) {
 			err = PTR_ERR(task);
 			goto out;
@@ -568,67 +583,68 @@ static void nmi_reset(void)
 	memset(&resize_count, 0, sizeof(resize_count));
 }
 
-/* The pair's two producers and what they saw. */
+/*
+ * The pair's two producers and what they saw. The first one leads: it
+ * opens each round, pushes, waits for the second's push and looks at
+ * next_seq; the second pushes when the round opens. Both spin on their
+ * CPUs (with cond_resched(), so nothing else there starves), and the
+ * command's writer only waits for the leader, on any CPU.
+ */
 static struct {
 	atomic_t gate;		/* the round the producers may push in */
 	atomic_t done;		/* pushes of the round returned */
 	bool stop;
 	int err;
+	unsigned long end;	/* jiffies */
 	u64 rounds;
 	u64 invisible;
 	u64 still;
+	struct completion led;
 } pair;
 
-static int pair_producer(void *data)
+static void pair_push(unsigned long second, int round)
 {
-	unsigned long second = (unsigned long)data;
-	int round = 0, err;
+	int err = seqring_push(nmi_ring, 1 + second, round, "pair");
+
+	if (err)
+		WRITE_ONCE(pair.err, err);
+	atomic_inc_return_release(&pair.done);
+}
+
+static int pair_follower(void *unused)
+{
+	int round = 0;
+	unsigned int n = 0;
 
 	while (!READ_ONCE(pair.stop)) {
-		/* Both spin to the gate: they push within a few cycles. */
-		while (atomic_read_acquire(&pair.gate) == round)
-			if (READ_ONCE(pair.stop))
-				goto out;
-		round++;
-		err = seqring_push(nmi_ring, 1 + second, round, "pair");
-		if (err)
-			WRITE_ONCE(pair.err, err);
-		atomic_inc_return_release(&pair.done);
+		if (atomic_read_acquire(&pair.gate) == round) {
+			if (!(++n % 1024))
+				cond_resched();
+			cpu_relax();
+			continue;
+		}
+		pair_push(1, ++round);
 	}
-out:
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
 }
 
-static int pair_run(unsigned int ms)
+static int pair_leader(void *unused)
 {
 	struct seqring_ring *ring = &nmi_ring->ring;
-	struct task_struct *t[2] = {};
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	u64 first = atomic64_read_acquire(ring->next_seq), want;
-	unsigned int cpu = cpumask_first(cpu_online_mask);
-	unsigned long i;
-	int err = 0, r;
+	unsigned int n = 0;
+	int r;
 
-	if (num_online_cpus() < 2)
-		return -EOPNOTSUPP;
-	memset(&pair, 0, sizeof(pair));
-	for (i = 0; i < 2; i++) {
-		t[i] = kthread_create_on_cpu(pair_producer, (void *)i, cpu,
-					     "seqring_pair/%u");
-		if (IS_ERR(t[i])) {
-			err = PTR_ERR(t[i]);
-			t[i] = NULL;
-			goto out;
-		}
-		wake_up_process(t[i]);
-		cpu = cpumask_next(cpu, cpu_online_mask);
-	}
-	for (r = 1; time_before(jiffies, end) && !READ_ONCE(pair.err); r++) {
+	for (r = 1; time_before(jiffies, pair.end) && !READ_ONCE(pair.err); r++) {
 		atomic_set_release(&pair.gate, r);
-		while (atomic_read_acquire(&pair.done) != 2 * r)
+		pair_push(0, r);
+		while (atomic_read_acquire(&pair.done) != 2 * r) {
+			if (!(++n % 1024))
+				cond_resched();
 			cpu_relax();
+		}
 		/* Both pushes returned: both readings are published. */
 		want = first + 2 * r;
 		if (atomic64_read_acquire(ring->next_seq) < want) {
@@ -638,12 +654,43 @@ static int pair_run(unsigned int ms)
 				WRITE_ONCE(pair.still, pair.still + 1);
 		}
 		WRITE_ONCE(pair.rounds, pair.rounds + 1);
-		if (!(r % 1024))
-			cond_resched();
 	}
-	err = READ_ONCE(pair.err);
-out:
 	WRITE_ONCE(pair.stop, true);
+	complete(&pair.led);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int pair_run(unsigned int ms)
+{
+	int (*fn[2])(void *) = { pair_leader, pair_follower };
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	struct task_struct *t[2] = {};
+	unsigned long i;
+	int err = 0;
+
+	if (num_online_cpus() < 2)
+		return -EOPNOTSUPP;
+	memset(&pair, 0, sizeof(pair));
+	init_completion(&pair.led);
+	pair.end = jiffies + msecs_to_jiffies(ms);
+	for (i = 0; i < 2; i++) {
+		t[i] = kthread_on(fn[i], NULL, cpu, "seqring_pair");
+		if (IS_ERR(t[i])) {
+			err = PTR_ERR(t[i]);
+			t[i] = NULL;
+			WRITE_ONCE(pair.stop, true);
+			break;
+		}
+		cpu = cpumask_next(cpu, cpu_online_mask);
+	}
+	if (!err) {
+		wake_up_process(t[1]);
+		wake_up_process(t[0]);
+		wait_for_completion(&pair.led);
+		err = READ_ONCE(pair.err);
+	}
 	for (i = 0; i < 2; i++)
 		if (t[i])
 			kthread_stop(t[i]);

@@ -103,9 +103,9 @@ d=$T/dkms
 make -s install-dkms DESTDIR="$d" >/dev/null
 src=usr/src/seqring-$version
 expected=$( (dkms_sources | sed "s|^|644 $src/|"
-	echo "755 $src/dkms-postbuild.sh") | LC_ALL=C sort -k 2)
+	echo "755 $src/dkms-postbuild.sh"; echo "755 $src/module-btf.sh") | LC_ALL=C sort -k 2)
 is "$expected" "$(tree "$d")" \
-	"install-dkms: dkms.conf, dkms-postbuild.sh, Kbuild, VERSION, KERNEL_MIN, driver/, samples/, both headers"
+	"install-dkms: dkms.conf, dkms-postbuild.sh, module-btf.sh, Kbuild, VERSION, KERNEL_MIN, driver/, samples/, both headers"
 
 # The DKMS sources alone build the modules, as dkms will build them, and
 # leave the kernel API's symbols in Module.symvers for drivers built

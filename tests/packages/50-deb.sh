@@ -39,7 +39,8 @@ contents() {
 src=usr/src/seqring-$version
 expected=$( ( (printf '%s\n' etc/modprobe.d/seqring.conf etc/modules-load.d/seqring.conf
 	dkms_sources | sed "s|^|$src/|") |
-	sed "s|^|-rw-r--r-- |"; echo "-rwxr-xr-x $src/dkms-postbuild.sh") | LC_ALL=C sort -k 2)
+	sed "s|^|-rw-r--r-- |"; echo "-rwxr-xr-x $src/dkms-postbuild.sh"
+	echo "-rwxr-xr-x $src/module-btf.sh") | LC_ALL=C sort -k 2)
 is "$expected" "$(contents seqring-dkms_${version}_all.deb)" \
 	"seqring-dkms: the DKMS sources in /usr/src/seqring-$version, the modprobe.d and modules-load.d examples"
 is "$version" "$(dpkg-deb --fsys-tarfile "$out/seqring-dkms_${version}_all.deb" |

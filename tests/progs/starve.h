@@ -62,6 +62,9 @@ struct adversary_state {
 	unsigned long batches_started;
 	unsigned long batches_done;
 	unsigned long error;
+	/* The meter's (meter_start()): CPU 1's longest stall, in us. */
+	unsigned long stall_us;
+	unsigned long ticks;
 };
 
 static struct adversary_state *adv;
@@ -76,7 +79,7 @@ static void adv_set(unsigned long *v, unsigned long val)
 	__atomic_store_n(v, val, __ATOMIC_RELAXED);
 }
 
-static pid_t hog_pid, batcher_pid, conductor_pid;
+static pid_t hog_pid, batcher_pid, conductor_pid, meter_pid;
 static const char *cgroup_dir;
 static bool fifo_hog;
 
@@ -147,6 +150,8 @@ static void stop_adversary(void)
 		kill(hog_pid, SIGKILL);
 	if (batcher_pid > 0)
 		kill(batcher_pid, SIGKILL);
+	if (meter_pid > 0)
+		kill(meter_pid, SIGKILL);
 }
 
 /* Let the adversary run (@free), or starve it again. */
@@ -261,6 +266,50 @@ static void run_conductor(const char *unused)
 	}
 }
 
+/*
+ * The meter: on ADVERSARY_CPU at SCHED_FIFO's highest priority, it wakes
+ * every METER_US and notes how late it woke. Nothing in the guest keeps it
+ * off its CPU longer than an interrupts-off section (the driver's are a
+ * few microseconds); the host does, when it runs the vCPU's thread late
+ * (tcg on a busy host). The longest such stall of the adversary's CPU is
+ * what a reading being stored there at that moment may wait for, whatever
+ * the driver does: the probe's bound allows for it.
+ */
+#define METER_US		1000
+
+static inline void run_meter(const char *unused)
+{
+	struct sched_param sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
+	struct timespec ts;
+	long long due, late;
+
+	(void)unused;
+	if (pin_to(ADVERSARY_CPU) || sched_setscheduler(0, SCHED_FIFO, &sp))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	due = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	for (;;) {
+		due += METER_US * 1000LL;
+		ts.tv_sec = due / 1000000000LL;
+		ts.tv_nsec = due % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		late = (now_us() * 1000 - due) / 1000;
+		if (late > (long long)adv_get(&adv->stall_us))
+			adv_set(&adv->stall_us, late);
+		adv_set(&adv->ticks, adv_get(&adv->ticks) + 1);
+		/* Behind by more than a tick: start again from now. */
+		if (late > METER_US)
+			due = now_us() * 1000;
+	}
+}
+
+/* Start the meter (after adversary_start()); -1 if it cannot run. */
+static inline int meter_start(void)
+{
+	meter_pid = spawn(run_meter, NULL);
+	return meter_pid < 0 ? -1 : 0;
+}
+
 /* Wait up to @ms for @pid; true if it was reaped. */
 static bool reap(pid_t pid, long ms)
 {
@@ -315,6 +364,8 @@ static void adversary_end(void)
 		tap_diag("the busy loop did not die");
 	if (batcher_pid > 0 && !reap(batcher_pid, REAP_WAIT_MS))
 		tap_diag("the batcher did not die within %d ms", REAP_WAIT_MS);
+	if (meter_pid > 0)
+		reap(meter_pid, REAP_WAIT_MS);
 }
 
 #endif /* _SEQRING_STARVE_H */

@@ -23,23 +23,8 @@ sr_gid=$(awk -F: '$1 == "seqring" { print $3 }' /etc/group)
 kmsg_mark stress-30
 check_load "load seqring.ko capacity=1000" capacity=1000
 
-# run_fuzzer PREFIX OUT CMD...: run a fuzzer and include its 5 results.
-run_fuzzer() {
-	_p=$1
-	_o=$2
-	shift 2
-	"$@" >"$_o" 2>&1
-	tap_include "$_p" "$_o"
-	while [ "$TAP_INC_RAN" -lt 5 ]; do
-		TAP_INC_RAN=$((TAP_INC_RAN + 1))
-		not_ok "${_p}result missing: the fuzzer stopped early"
-	done
-}
-
-run_fuzzer "root: " "$T/root.tap" \
-	"$BIN/stress_ioctl_fuzz" -s "$seed" -n "$calls"
-run_fuzzer "member: " "$T/member.tap" \
-	"$BIN/stress_runas" 1001 "1001,${sr_gid:-990}" \
+tap_prog 5 "root: " stress_ioctl_fuzz -s "$seed" -n "$calls"
+tap_prog 5 "member: " stress_runas 1001 "1001,${sr_gid:-990}" \
 	"$BIN/stress_ioctl_fuzz" -s "$((seed + 1))" -n "$((calls / 5))"
 
 # The ring as the world sees it afterwards.

@@ -37,6 +37,15 @@ python3
 python3-pytest
 prometheus
 mandoc
+dwarves
+clang
+llvm
+libbpf-dev
+bpftool
+libelf-dev
+zlib1g-dev
+libzstd-dev
+linux-source-6.1
 "
 
 # dpkg-query prints "install ok installed" for an installed package; for an
@@ -83,5 +92,12 @@ if ! kver=$("$here/kver.sh"); then
 	echo "deps: no kernel found with both /boot/vmlinuz-VER and" \
 	     "/lib/modules/VER/build; the test VM cannot run" >&2
 	exit 1
+fi
+# The module's kfunc IDs need resolve_btfids, which Debian's 6.1 kbuild
+# lacks: build one from the kernel's source (cached; module-btf.sh, make
+# modules).
+if [ ! -x "/lib/modules/$kver/build/tools/bpf/resolve_btfids/resolve_btfids" ]; then
+	"$here/resolve-btfids.sh" "$(echo "$kver" | cut -d. -f1,2)" >/dev/null ||
+		echo "deps: no resolve_btfids for $kver: BPF programs will not push in the VM" >&2
 fi
 echo "deps: ok (kernel $kver)"

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_push - BPF programs pushing into rings, for tests/check/97-bpf.sh
+ *
+ *   bpf_push create NAME CAPACITY   a syscall program creates ring NAME
+ *   bpf_push destroy NAME           a syscall program destroys it
+ *   bpf_push attach TYPE NAME N     load TYPE's program (kprobe fentry fexit
+ *                                   tracepoint raw_tp tp_btf perf_event
+ *                                   syscall), attach it, make N events of
+ *                                   this process, detach; then read every
+ *                                   reading of /dev/seqring-NAME back
+ *   bpf_push hold TYPE NAME SECONDS attach and make events for SECONDS
+ *                                   (or until SIGTERM), then print counts
+ *   bpf_push long NAME              push a label of 20 bytes: -EINVAL
+ *   bpf_push bad PROG               load bad.bpf.c's PROG alone
+ *   bpf_push bench N ROUNDS         ns per event: a tp_btf program pushing
+ *                                   into ring "bench" against the same
+ *                                   record by bpf_ringbuf_output()
+ *
+ * attach prints "pushed P failed F no_ring R read N" and, for every
+ * reading read back that is not as pushed (channel, label, values 1..P in
+ * order), a line saying what; exit 0 when all P were read intact. A
+ * program the kernel refuses prints "refused: " and the verifier's last
+ * line, exit 3. bad exits 0 when the verifier refused, 1 when it loaded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/seqring.h>
+
+#include "bpf/push.skel.h"
+#include "bpf/bad.skel.h"
+
+static const char *const types[] = {
+	"kprobe", "fentry", "fexit", "tracepoint", "raw_tp", "tp_btf",
+	"perf_event", "syscall",
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NTYPES ARRAY_SIZE(types)
+
+struct args {
+	char name[16];
+	__u32 capacity;
+	__s32 ret;
+	__u32 count;
+};
+
+/* The verifier's log of the last load, for "refused: LAST LINE". */
+static char vlog[16 << 20];
+static sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* libbpf's warnings (why a load failed before the verifier) on stderr. */
+static int warnings(enum libbpf_print_level level, const char *fmt,
+		    va_list ap)
+{
+	if (level != LIBBPF_WARN)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* The verifier's verdict: the log's last lines but its statistics. */
+static const char *last_line(void)
+{
+	size_t n = strlen(vlog);
+	int lines = 0;
+	char *p;
+
+	while (n && vlog[n - 1] == '\n')
+		vlog[--n] = '\0';
+	for (p = vlog + n; p > vlog; p--) {
+		if (p[-1] == '\n' && strncmp(p, "processed ", 10) &&
+		    strncmp(p, "verification time", 17) && ++lines == 3)
+			break;
+	}
+	return p;
+}
+
+static int run_syscall(struct bpf_program *prog, struct args *a)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = a,
+		    .ctx_size_in = sizeof(*a));
+
+	return bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+}
+
+/* What fentry and fexit attach to: getppid() calls it. */
+static const char *getppid_fn(void)
+{
+	return "__task_pid_nr_ns";
+}
+
+/* The programs of push.bpf.c: the attach types', then the syscall ones. */
+static const char *const progs[] = {
+	"on_kprobe", "on_fentry", "on_fexit", "on_tracepoint", "on_raw_tp",
+	"on_tp_btf", "on_perf", "on_syscall",
+	"create_ring", "destroy_ring", "push_long", "on_bench",
+};
+
+/* Opens push.bpf.c's programs with only progs[@only] to be loaded. */
+static struct push_bpf *open_push(const char *name, int only)
+{
+	struct push_bpf *skel = push_bpf__open();
+	struct bpf_program *p;
+
+	if (!skel) {
+		fprintf(stderr, "bpf_push: cannot open the programs: %s\n",
+			strerror(errno));
+		exit(2);
+	}
+	skel->bss->target_pid = getpid();
+	skel->bss->getppid_nr = SYS_getppid;
+	strncpy(skel->bss->ring, name, sizeof(skel->bss->ring) - 1);
+	bpf_object__for_each_program(p, skel->obj) {
+		int me = !strcmp(bpf_program__name(p), progs[only]);
+
+		bpf_program__set_autoload(p, me);
+		if (me)
+			bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+	}
+	if (bpf_program__set_attach_target(skel->progs.on_fentry, 0, getppid_fn()) ||
+	    bpf_program__set_attach_target(skel->progs.on_fexit, 0, getppid_fn()))
+		fprintf(stderr, "bpf_push: no %s to attach fentry/fexit to: %s\n",
+			getppid_fn(), strerror(errno));
+	return skel;
+}
+
+/* The syscall programs after the attach types, in push.bpf.c's order. */
+enum { P_CREATE = NTYPES, P_DESTROY, P_LONG, P_BENCH };
+
+static int syscall_prog(int which, const char *name, __u32 cap)
+{
+	struct push_bpf *skel = open_push(name, which);
+	struct bpf_program *prog = which == P_CREATE ? skel->progs.create_ring :
+				   which == P_DESTROY ? skel->progs.destroy_ring :
+				   skel->progs.push_long;
+	struct args a = { .capacity = cap };
+
+	strncpy(a.name, name, sizeof(a.name) - 1);
+	if (push_bpf__load(skel)) {
+		printf("refused: %s\n", last_line());
+		return 3;
+	}
+	if (run_syscall(prog, &a)) {
+		fprintf(stderr, "bpf_push: test run: %s\n", strerror(errno));
+		return 2;
+	}
+	printf("%d\n", a.ret);
+	push_bpf__destroy(skel);
+	return 0;
+}
+
+static int perf_fd = -1;
+
+static struct bpf_link *attach(struct push_bpf *skel, int t)
+{
+	struct perf_event_attr pe = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(pe),
+		.sample_period = 100000,	/* 0.1 ms of this task's time */
+	};
+	struct bpf_program *prog;
+
+	prog = bpf_object__find_program_by_name(skel->obj, progs[t]);
+	if (t != 6)
+		return bpf_program__attach(prog);
+	perf_fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+	if (perf_fd < 0)
+		return NULL;
+	return bpf_program__attach_perf_event(prog, perf_fd);
+}
+
+/* Events of type @t for this process: getppid(), or CPU time. */
+static void make_events(struct push_bpf *skel, int t, unsigned long n)
+{
+	unsigned long i;
+
+	if (t == 7) {
+		struct args a = { 0 };
+
+		for (i = 0; i < n && !stop; i++)
+			run_syscall(skel->progs.on_syscall, &a);
+		return;
+	}
+	if (t == 6) {
+		time_t end = time(NULL) + 20;
+
+		while (skel->bss->pushed[6] + skel->bss->failed[6] < n &&
+		       time(NULL) < end && !stop)
+			;
+		return;
+	}
+	for (i = 0; i < n && !stop; i++)
+		syscall(SYS_getppid);
+}
+
+static int type_of(const char *s)
+{
+	unsigned int t;
+
+	for (t = 0; t < NTYPES; t++)
+		if (!strcmp(s, types[t]))
+			return t;
+	fprintf(stderr, "bpf_push: no type '%s'\n", s);
+	exit(2);
+}
+
+/* Reads every reading of the ring and checks it against what was pushed. */
+static int read_back(const char *name, int t, unsigned long pushed)
+{
+	struct seqring_record rec[64];
+	unsigned long got = 0, bad = 0;
+	char dev[64];
+	ssize_t n;
+	int fd, i;
+
+	/* The default ring, "", is /dev/seqring. */
+	snprintf(dev, sizeof(dev), "/dev/seqring%s%s", *name ? "-" : "", name);
+	fd = open(dev, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, "bpf_push: %s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	/* From the oldest reading held (an open starts at the newest). */
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, rec, sizeof(rec))) > 0) {
+		for (i = 0; i < n / (ssize_t)sizeof(rec[0]); i++) {
+			struct seqring_record *r = &rec[i];
+
+			if ((int)r->reading.channel != t)
+				continue;
+			got++;
+			if (r->reading.value != (__s64)got ||
+			    strncmp(r->reading.label, types[t], sizeof(r->reading.label))) {
+				if (bad++ < 5)
+					printf("seq %llu: %lld '%.16s', want %lu '%s'\n",
+					       (unsigned long long)r->seq,
+					       (long long)r->reading.value, r->reading.label,
+					       got, types[t]);
+			}
+		}
+	}
+	if (!got)
+		fprintf(stderr, "bpf_push: last read of %s: %zd (%s)\n", dev, n,
+			n < 0 ? strerror(errno) : "end");
+	if (n < 0 && errno != EAGAIN) {
+		fprintf(stderr, "bpf_push: read %s: %s\n", dev, strerror(errno));
+		bad++;
+	}
+	close(fd);
+	printf(" read %lu\n", got);
+	return got == pushed && !bad ? 0 : 1;
+}
+
+static int run_attach(int t, const char *name, unsigned long n, int hold)
+{
+	struct push_bpf *skel = open_push(name, t);
+	struct bpf_link *link = NULL;
+	int ret = 0;
+
+	if (push_bpf__load(skel)) {
+		printf("refused: %s\n", last_line());
+		return 3;
+	}
+	if (t != 7) {
+		link = attach(skel, t);
+		if (!link) {
+			fprintf(stderr, "bpf_push: attach %s: %s\n", types[t],
+				strerror(errno));
+			return 2;
+		}
+	}
+	if (hold) {
+		time_t end = time(NULL) + n;
+
+		while (!stop && time(NULL) < end)
+			make_events(skel, t, 1000);
+	} else {
+		make_events(skel, t, n);
+	}
+	bpf_link__destroy(link);
+	if (perf_fd >= 0)
+		close(perf_fd);
+	printf("pushed %llu failed %llu no_ring %llu",
+	       (unsigned long long)skel->bss->pushed[t],
+	       (unsigned long long)skel->bss->failed[t],
+	       (unsigned long long)skel->bss->no_ring[t]);
+	if (hold)
+		printf("\n");
+	else
+		ret = read_back(name, t, skel->bss->pushed[t]);
+	push_bpf__destroy(skel);
+	return ret;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int drain(void *ctx, void *data, size_t size)
+{
+	(void)ctx;
+	(void)data;
+	(void)size;
+	return 0;
+}
+
+/*
+ * ns per getppid() with the program doing nothing, pushing into ring
+ * "bench", or writing the same record to a BPF ring buffer; ROUNDS rounds
+ * of the three in turn, N calls each, the ring buffer drained between
+ * rounds; the medians, and the ratio of what each adds to the syscall.
+ */
+static int run_bench(unsigned long n, int rounds)
+{
+	struct push_bpf *skel = open_push("bench", P_BENCH);
+	double t[3][64], med[3];
+	struct ring_buffer *rbuf;
+	struct bpf_link *link;
+	unsigned long i;
+	int r, m;
+
+	if (rounds > 64)
+		rounds = 64;
+	if (push_bpf__load(skel)) {
+		printf("refused: %s\n", last_line());
+		return 3;
+	}
+	link = bpf_program__attach(skel->progs.on_bench);
+	rbuf = ring_buffer__new(bpf_map__fd(skel->maps.rb), drain, NULL, NULL);
+	if (!link || !rbuf) {
+		fprintf(stderr, "bpf_push: bench: %s\n", strerror(errno));
+		return 2;
+	}
+	for (r = 0; r < rounds; r++) {
+		for (m = 0; m < 3; m++) {
+			double t0;
+
+			skel->bss->bench_mode = m;
+			t0 = now_ns();
+			for (i = 0; i < n; i++)
+				syscall(SYS_getppid);
+			t[m][r] = (now_ns() - t0) / n;
+			ring_buffer__consume(rbuf);
+		}
+	}
+	for (m = 0; m < 3; m++) {
+		qsort(t[m], rounds, sizeof(t[m][0]), cmp_double);
+		med[m] = t[m][rounds / 2];
+	}
+	printf("calls %lu rounds %d lost %llu\n", n, rounds,
+	       (unsigned long long)skel->bss->bench_lost);
+	printf("none %.0f ns\n", med[0]);
+	printf("seqring_bpf_push %.0f ns (+%.0f)\n", med[1], med[1] - med[0]);
+	printf("bpf_ringbuf_output %.0f ns (+%.0f)\n", med[2], med[2] - med[0]);
+	printf("ratio %.3f\n", (med[1] - med[0]) / (med[2] - med[0]));
+	ring_buffer__free(rbuf);
+	bpf_link__destroy(link);
+	push_bpf__destroy(skel);
+	return 0;
+}
+
+static int run_bad(const char *prog_name)
+{
+	struct bad_bpf *skel = bad_bpf__open();
+	struct bpf_program *p, *want = NULL;
+
+	if (!skel)
+		return 2;
+	bpf_object__for_each_program(p, skel->obj) {
+		int me = !strcmp(bpf_program__name(p), prog_name);
+
+		bpf_program__set_autoload(p, me);
+		if (me) {
+			want = p;
+			bpf_program__set_log_buf(p, vlog, sizeof(vlog));
+		}
+	}
+	if (!want) {
+		fprintf(stderr, "bpf_push: no program '%s'\n", prog_name);
+		return 2;
+	}
+	if (bad_bpf__load(skel)) {
+		printf("refused: %s\n", last_line());
+		return 0;
+	}
+	printf("loaded\n");
+	bad_bpf__destroy(skel);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	libbpf_set_print(warnings);
+	if (argc == 4 && !strcmp(argv[1], "create"))
+		return syscall_prog(P_CREATE, argv[2], strtoul(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "destroy"))
+		return syscall_prog(P_DESTROY, argv[2], 0);
+	if (argc == 3 && !strcmp(argv[1], "long"))
+		return syscall_prog(P_LONG, argv[2], 0);
+	if (argc == 5 && !strcmp(argv[1], "attach"))
+		return run_attach(type_of(argv[2]), argv[3],
+				  strtoul(argv[4], NULL, 0), 0);
+	if (argc == 5 && !strcmp(argv[1], "hold"))
+		return run_attach(type_of(argv[2]), argv[3],
+				  strtoul(argv[4], NULL, 0), 1);
+	if (argc == 4 && !strcmp(argv[1], "bench"))
+		return run_bench(strtoul(argv[2], NULL, 0), atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "bad"))
+		return run_bad(argv[2]);
+	fprintf(stderr, "usage: bpf_push create NAME CAP | destroy NAME | long NAME |\n"
+			"       attach TYPE NAME N | hold TYPE NAME SECONDS | bad PROG |\n"
+			"       bench N ROUNDS\n");
+	return 2;
+}
