@@ -25,10 +25,20 @@
 # "Observation NAME Never|Sometimes|Always" line, NAME being the file's
 # name less .litmus (which the `C NAME` line must match). No such line is
 # a failure. Also checked, as part of each file's test: the "Result:" its
-# header states is the one expected; each test has a mutant; a mutant's
-# test exists and asks the same question (the same `exists` clause).
+# header states is the one expected; a mutant's test exists and asks the
+# same question (the same `exists` clause).
 #
-# Output: TAP, one test per file ("ok 3 - publish-wake: Never"), a failure
+# Before herd7, for the whole set (no FILE arguments), three checks that
+# keep the set and driver/ring.c together, which need no root: (1) the
+# tests are the files ring.c's ordering comment (its first comment) cites
+# as NAME.litmus, no more and no fewer; (2) every test has a mutant and a
+# "Models:" paragraph naming at least one FILE:FUNCTION() that exists
+# (FILE from the top of the tree, FUNCTION defined in it); (3) every
+# label LMM(function:X) in ring.c is named by some test, and every label
+# a test names is in ring.c.
+#
+# Output: TAP, the three checks, then one test per file ("ok 6 -
+# publish-wake: Never"), a failure
 # with expected and got and herd7's output as "# " lines; the plan; as the
 # last line "N passed, N failed". herd7's output for each file is kept in
 # build/litmus/NAME.out. Exit status 0 iff every test passed.
@@ -38,7 +48,9 @@
 # (debootstrap, chroot).
 # Environment: SEQRING_CACHE (default /var/cache/seqring), KSRC_TAR (the
 # kernel source tarball, default /usr/src/linux-source-6.1.tar.xz),
-# LITMUS_TIMEOUT (seconds per file, default 300).
+# LITMUS_TIMEOUT (seconds per file, default 300), LITMUS_CROSSCHECK_ONLY
+# (set: only the three checks before herd7, which need neither root nor
+# herd7).
 
 set -u
 
@@ -81,6 +93,54 @@ fi
 for f in "${files[@]}"; do
 	[ -f "$f" ] || setup_failed "no litmus file $f"
 done
+
+# --- the set against driver/ring.c -------------------------------------------
+# crosscheck WHAT PROBLEMS: one TAP test, each problem (a line) as "# ".
+crosscheck() {
+	if [ -z "$2" ]; then
+		result ok "$1"
+	else
+		result "not ok" "$1"
+		echo "$2" | sed 's/^/# /'
+	fi
+}
+if [ $# -eq 0 ]; then
+	ring=driver/ring.c
+	tests=$(for f in tests/litmus/*.litmus; do basename "$f" .litmus; done)
+	cited=$(sed -n '1,/\*\//p' "$ring" | grep -o '[a-z0-9-]\+\.litmus' |
+		sed 's/\.litmus$//' | sort -u)
+	crosscheck "every test is cited by $ring's ordering comment, every citation is a test" \
+		"$(comm -23 <(echo "$tests") <(echo "$cited") | sed 's/$/.litmus: not cited/'
+		   comm -13 <(echo "$tests") <(echo "$cited") | sed 's/$/.litmus: cited, no such test/')"
+	problems=
+	for name in $tests; do
+		f=tests/litmus/$name.litmus
+		compgen -G "tests/litmus/mutants/$name+*.litmus" >/dev/null ||
+			problems+="$f: no mutant (tests/litmus/mutants/$name+WHAT.litmus)"$'\n'
+		models=$(sed -n '/^ \* Models:/,/^ \*$/p' "$f" |
+			grep -o '[A-Za-z0-9_./-]*\.[ch]:[A-Za-z0-9_]*()' | sort -u)
+		[ -n "$models" ] ||
+			problems+="$f: no \"Models: FILE:FUNCTION()\" paragraph"$'\n'
+		for m in $models; do
+			file=${m%%:*}
+			fn=${m#*:}
+			fn=${fn%()}
+			if [ ! -f "$file" ]; then
+				problems+="$f: models $m, but there is no $file"$'\n'
+			elif ! grep -q "^[A-Za-z].*[ *]$fn(" "$file" &&
+				! grep -q "^$fn(" "$file"; then
+				problems+="$f: models $m, but $file defines no $fn()"$'\n'
+			fi
+		done
+	done
+	crosscheck "every test has a mutant and names the FILE:FUNCTION() it models" "${problems%$'\n'}"
+	labels=$(grep -o 'LMM([A-Za-z0-9_]*:[A-Z])' "$ring" | grep -vx 'LMM(function:X)' | sort -u)
+	named=$(cat tests/litmus/*.litmus | grep -o 'LMM([A-Za-z0-9_]*:[A-Z])' | sort -u)
+	crosscheck "every label LMM(function:X) of $ring is named by a test, every label named is in $ring" \
+		"$(comm -23 <(echo "$labels") <(echo "$named") | sed 's/$/: named by no test/'
+		   comm -13 <(echo "$labels") <(echo "$named") | sed "s|\$|: named by a test, not in $ring|")"
+	[ -z "${LITMUS_CROSSCHECK_ONLY:-}" ] || finish
+fi
 [ "$(id -u)" -eq 0 ] || setup_failed "check-litmus needs root (debootstrap, chroot)"
 rm -rf "$out"
 mkdir -p "$out" "$cache"
@@ -172,9 +232,6 @@ for f in "${files[@]}"; do
 		why="expected $want, got $got"
 	elif [ "$stated" != "$want" ]; then
 		why="herd7 says $got, as expected, but the header says \"Result: ${stated:-(none)}\""
-	elif [ "$want" = Never ] && [ $# -eq 0 ] &&
-		! compgen -G "tests/litmus/mutants/$name+*.litmus" >/dev/null; then
-		why="$got, but it has no mutant (tests/litmus/mutants/$name+WHAT.litmus)"
 	elif [ "$want" = Sometimes ]; then
 		base=tests/litmus/${name%%+*}.litmus
 		if [ ! -f "$base" ]; then
