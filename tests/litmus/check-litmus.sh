@@ -151,6 +151,14 @@ mkdir -p "$out" "$cache"
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-litmus.XXXXXX") || exit 1
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
+	local p
+	# herd7 runs under timeout(1), in a process group of its own: stop
+	# every process chrooted into this root, or an interrupted run
+	# leaves them running.
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" != "$root" ] ||
+			kill "${p#/proc/}" 2>/dev/null
+	done
 	tests/roots/rmroot.sh "$root"
 }
 trap cleanup EXIT
@@ -204,8 +212,9 @@ ls -S "${files[@]}" | tests/roots/inroot.sh "$root" sh -c '
 		o=/litmus/out/$(basename "$1" .litmus).out
 		timeout "$0" herd7 -conf linux-kernel.cfg "/litmus/$1" >"$o" 2>&1 ||
 			echo "(herd7 exit status $?)" >>"$o"
-		exit 0'\'' "$1" FILE' sh "$limit" "$jobs" >"$out/herd7.log" 2>&1 ||
-	setup_failed "herd7 in the sid root" "$out/herd7.log"
+		exit 0'\'' "$1" FILE' sh "$limit" "$jobs" >"$out/herd7.log" 2>&1 &
+# In the background: a signal's trap runs at once, not when herd7 ends.
+wait $! || setup_failed "herd7 in the sid root" "$out/herd7.log"
 echo "# herd7 ran ${#files[@]} files, $jobs at once, in $(($(date +%s) - t0)) s"
 cp "$root"/litmus/out/*.out "$out/" 2>/dev/null
 
