@@ -22,7 +22,8 @@ ifeq ($(origin KDIR),undefined)
 endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
-.PHONY: all modules tool progs extmod samples clean help deps check demo lint stress bench check-debug \
+.PHONY: all modules tool progs extmod samples clean help deps check demo shell check-shell lint \
+	stress bench check-debug \
 	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
 	prune-cache bench-arch check-litmus check-crash check-fleet check-lib \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
@@ -89,10 +90,17 @@ help:
 	@echo "           tools/seqringctl, test programs"
 	@echo "  extmod   build tests/extmod/seqring_extmod.ko out of tree against"
 	@echo "           this one, as README tells driver authors"
-	@echo "  deps     install the Debian packages the build and the VM need"
+	@echo "  deps     install the Debian packages the build and the VM need;"
+	@echo "           each target below installs those it needs itself"
+	@echo "           (tests/vm/deps.sh TARGET; doc/testing.md lists them)"
 	@echo "  check    deps + all + boot the test VM and run the test suite (TAP)"
 	@echo "  check-fleet  the metrics in Prometheus, the journal in journal-remote (VM, TAP)"
 	@echo "  demo     deps + all + boot the VM and show the driver at work"
+	@echo "  shell    deps + all + a shell in the VM on this terminal, the"
+	@echo "           module loaded, udev, the tool, the library, the Python"
+	@echo "           module, journald, the man pages; exit ends it"
+	@echo "  check-shell  make shell driven from a pseudo-terminal: every"
+	@echo "           piece of it used once, then exit (TAP)"
 	@echo "  stress   deps + all + the reliability tier (concurrency, unload,"
 	@echo "           ioctl fuzzing, permissions, stress-ng, trinity, ENOMEM)"
 	@echo "  bench    deps + all + benchmarks as ratios (QUICK=1: short run)"
@@ -164,6 +172,14 @@ help:
 deps:
 	tests/vm/deps.sh
 
+# Each target's own packages (tests/vm/deps.sh says which): make demo
+# installs what the demo uses, not stress-ng or Prometheus.
+DEPS_TARGETS := deps-demo deps-shell deps-check deps-stress deps-fleet deps-bench \
+	deps-kernels deps-lint deps-packages
+.PHONY: $(DEPS_TARGETS)
+$(DEPS_TARGETS): deps-%:
+	tests/vm/deps.sh $*
+
 # checkpatch.pl is not in the headers package; take it (and the data files
 # it reads) from Debian's kernel source tarball. sparse runs through kbuild.
 KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
@@ -187,7 +203,7 @@ $(CHECKPATCH):
 # tests/docs/check-docs.sh runs mandoc -Tlint on the man pages and checks
 # them against the code (options, commands, ioctls, errnos, files), asking
 # the tool as built for its options: hence `tool`.
-lint: $(CHECKPATCH) tool
+lint: deps-lint $(CHECKPATCH) tool
 	tests/docs/check-docs.sh
 	$(CHECKPATCH) --strict --no-tree --quiet -f $(filter-out driver/compat.h driver/seqring_trace.h,$(LINT_FILES))
 	$(CHECKPATCH) --strict --no-tree --quiet -f \
@@ -216,26 +232,36 @@ check-lib:
 # The sub-make re-reads this file so KDIR/KVER see freshly installed headers.
 # The test targets build the tool with WERROR=1 (tools/Makefile): a warning
 # fails them, and CI, which runs them; a user's plain `make` only warns.
-check: deps
+check: deps-check
 	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) tests/vm/run.sh check
 
-demo: deps
+demo: deps-demo
 	$(MAKE) all
 	KERNEL=$(KERNEL) tests/vm/run.sh demo
+
+# The VM of the check tier, with a shell on this terminal
+# (tests/vm/shell.sh says what is there).
+shell: deps-shell
+	$(MAKE) all
+	KERNEL=$(KERNEL) tests/vm/run.sh shell
+
+# make shell, driven through a pseudo-terminal (tests/shell/check-shell.sh).
+check-shell: deps-shell
+	$(MAKE) all WERROR=1
+	KERNEL=$(KERNEL) tests/shell/check-shell.sh
 
 # The exporters' other ends, Debian's: prometheus-node-exporter and
 # prometheus (tests/fleet/10-prometheus.sh), systemd-journal-upload and
 # systemd-journal-remote (20-journal-remote.sh), in the VM on loopback.
-check-fleet: deps
-	tests/vm/deps.sh prometheus-node-exporter systemd-journal-remote
+check-fleet: deps-fleet
 	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) tests/vm/run.sh fleet
 
 # 512 MiB: small enough that the largest ring (16M x 48 bytes) cannot be
 # allocated, which tests/stress/70-enomem.sh needs. The unload loop runs
 # 50 cycles and may take over two minutes under emulation.
-stress: deps
+stress: deps-stress
 	$(MAKE) all WERROR=1
 	KERNEL=$(KERNEL) VM_MEM=512 VM_TIMEOUT=900 VM_SCRIPT_TIMEOUT=300 \
 		tests/vm/run.sh stress
@@ -260,7 +286,7 @@ CRASH_VM = VM_MEM=1024 VM_BOOTS=$(CRASH_BOOTS) VM_TIMEOUT=1200 \
 	reserve_mem=1M:4K:seqring_ft \
 	trace_instance=seqring_test@seqring_ft reserve_mem=64K:4K:seqring_ro \
 	ramoops.mem_name=seqring_ro $(VM_APPEND)"
-check-crash: deps
+check-crash: deps-check
 ifneq ($(ARCHES),)
 	tests/vm/deps.sh qemu-system-arm
 	ARCH_TIER=crash ARCHES="$(ARCHES)" $(CRASH_VM) tests/arch/check-arch.sh
@@ -273,7 +299,7 @@ else
 endif
 
 # Prints a table and writes build/bench/results.{txt,csv,json}.
-bench: deps
+bench: deps-bench
 	$(MAKE) all WERROR=1
 	$(MAKE) -C tests/bench
 	KERNEL=$(KERNEL) QUICK=$(QUICK) tests/bench/run-bench.sh
@@ -285,7 +311,7 @@ bench: deps
 DEBUG_MODES ?= check stress debugvm
 
 # Builds (or finds cached) the debug kernel; KDIR and KERNEL in the file.
-debug-kernel: deps
+debug-kernel: deps-check
 	mkdir -p build
 	tests/debug/build-kernel.sh > build/debug-kernel.env
 
@@ -309,7 +335,7 @@ check-fresh:
 
 # The tool and the test programs are the host's; only the modules are built
 # for each kernel, in that kernel's own Debian root.
-check-kernels: deps
+check-kernels: deps-kernels
 	$(MAKE) tool progs samples WERROR=1
 	KERNELS="$(KERNELS)" tests/kernels/check-kernels.sh
 	tests/kernels/prune-cache.sh
@@ -318,7 +344,7 @@ check-kernels: deps
 # runs QEMU.
 # qemu-user (binfmt_misc) runs the arm64 root that builds and installs the
 # packages (tests/arch/packages.sh).
-check-arch: deps
+check-arch: deps-kernels
 	tests/vm/deps.sh qemu-system-arm qemu-user-static binfmt-support
 	ARCHES="$(ARCHES)" tests/arch/check-arch.sh
 	tests/kernels/prune-cache.sh
@@ -326,7 +352,7 @@ check-arch: deps
 # make bench's run in an arm64 VM (tests/arch/check-arch.sh, ARCH_TIER=bench):
 # the booted kernels of ARCHES (default arm64-6.1); results in
 # build/arch/NAME/bench/. QUICK=1 as for make bench.
-bench-arch: deps
+bench-arch: deps-kernels
 	tests/vm/deps.sh qemu-system-arm
 	ARCH_TIER=bench ARCHES="$(or $(ARCHES),arm64-6.1)" QUICK=$(QUICK) \
 		tests/arch/check-arch.sh
@@ -349,7 +375,7 @@ check-all:
 # (tests/vm/run.sh).
 KCSAN_MODES ?= stream kapi map writer stress
 
-kcsan-kernel: deps
+kcsan-kernel: deps-check
 	mkdir -p build
 	tests/debug/build-kernel.sh kcsan > build/kcsan-kernel.env
 
@@ -468,11 +494,14 @@ install-lib:
 	ln -sf libseqring.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	$(if $(DESTDIR),,ldconfig)
 
+# The archive too, for `cc -static ... $(pkg-config --static --libs
+# seqring)`: a program that must run without the shared library.
 install-dev:
+	$(MAKE) -C tools STATIC=0 lib/libseqring.a
 	install -D -m 0644 include/uapi/linux/seqring.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
 	install -D -m 0644 tools/lib/libseqring.h $(DESTDIR)$(INCLUDEDIR)/libseqring.h
-	mkdir -p $(DESTDIR)$(LIBDIR)
+	install -D -m 0644 tools/lib/libseqring.a $(DESTDIR)$(LIBDIR)/libseqring.a
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so
 	mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -493,6 +522,7 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/libseqring.h \
 		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so \
+		$(DESTDIR)$(LIBDIR)/libseqring.a \
 		$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc \
 		$(DESTDIR)$(UDEVRULESDIR)/60-seqring.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/seqring.conf \
@@ -592,6 +622,6 @@ deb:
 # installed, DKMS builds for two kernels, the check tier in a VM with the
 # DKMS-built module, reinstalls after a failed and an interrupted install,
 # and removal. PKG_FILTER='NN*' runs only matching scripts.
-check-packages: deps
+check-packages: deps-packages
 	$(MAKE) all WERROR=1
 	tests/packages/run.sh

@@ -176,4 +176,14 @@ static inline int seqring_reserve_mem_find(const char *name,
 #endif
 #endif /* SEQRING_HAVE_KFUNCS */
 
+/*
+ * 6.10 dropped __assign_str()'s second argument (trace events): the
+ * source is the one __string() names. Only the version tells.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+#define seqring_assign_str(dst, src)	__assign_str(dst, src)
+#else
+#define seqring_assign_str(dst, src)	__assign_str(dst)
+#endif
+
 #endif /* _SEQRING_COMPAT_H */

@@ -3,7 +3,10 @@
  * seqring - /sys/kernel/debug/seqring: readings, stats, clients, publish
  *
  * All files are read-only: debugfs files that can be written are refused
- * under kernel lockdown, and diagnosis only needs to read.
+ * under kernel lockdown, and diagnosis only needs to read. clients names
+ * the processes that have the device open, their pids, commands and the
+ * paths they opened it by: root's alone (0400), whatever the mode of the
+ * debugfs mount.
  */
 
 #include <linux/debugfs.h>
@@ -77,7 +80,7 @@ void seqring_debugfs_init(struct seqring *sr)
 	debugfs_create_file_unsafe("readings", 0444, dir, sr,
 				   &seqring_listing_fops);
 	debugfs_create_file("stats", 0444, dir, sr, &seqring_stats_fops);
-	debugfs_create_file("clients", 0444, dir, sr, &seqring_clients_fops);
+	debugfs_create_file("clients", 0400, dir, sr, &seqring_clients_fops);
 	debugfs_create_file("publish", 0444, dir, sr, &seqring_publish_fops);
 	/* The module's BPF counters, beside the default ring's files. */
 	if (!strcmp(sr->devname, SEQRING_NAME))

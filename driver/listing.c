@@ -124,6 +124,85 @@ static bool seqring_needs_escape(unsigned char c)
 	return c <= ' ' || c >= 0x7f || c == '\\';
 }
 
+/* @c as the listing writes it, at @o: itself, or \ooo. Returns its end. */
+static char *seqring_escape_byte(char *o, unsigned char c)
+{
+	if (!seqring_needs_escape(c)) {
+		*o++ = c;
+		return o;
+	}
+	*o++ = '\\';
+	*o++ = '0' + (c >> 6);
+	*o++ = '0' + ((c >> 3) & 7);
+	*o++ = '0' + (c & 7);
+	return o;
+}
+
+/*
+ * An empty string is written "-", and a string that is "-" itself "\055",
+ * so that the two stay apart; NULL for any other.
+ */
+static const char *seqring_escape_special(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+
+	if (!len)
+		return "-";
+	if (len == 1 && s[0] == '-')
+		return "\\055";
+	return NULL;
+}
+
+/**
+ * seqring_escaped_len - bytes the listing's escaping of a string takes
+ * @s: the string: NUL-terminated, or @n bytes long
+ * @n: the most bytes of @s to read
+ *
+ * Return: the length of seqring_escape()'s output, with its NUL.
+ */
+size_t seqring_escaped_len(const char *s, size_t n)
+{
+	const char *special = seqring_escape_special(s, n);
+	size_t len = 1, i;
+
+	if (special)
+		return strlen(special) + 1;
+	for (i = 0; i < n && s[i]; i++)
+		len += seqring_needs_escape(s[i]) ? 4 : 1;
+	return len;
+}
+
+/**
+ * seqring_escape - the listing's escaping of a string, into a buffer
+ * @dst: where to write it, NUL-terminated
+ * @size: bytes at @dst (seqring_escaped_len() of the same string); what
+ *	does not fit is left out, whole escapes only
+ * @s: the string: NUL-terminated, or @n bytes long
+ * @n: the most bytes of @s to read
+ *
+ * As seqring_seq_escape() prints it. Sleeps not, allocates nothing: the
+ * trace event calls it where a producer pushes, hard interrupts included.
+ */
+void seqring_escape(char *dst, size_t size, const char *s, size_t n)
+{
+	const char *special = seqring_escape_special(s, n);
+	char *o = dst, *end = dst + size - 1;
+	size_t i;
+
+	if (!size)
+		return;
+	if (special) {
+		strscpy(dst, special, size);
+		return;
+	}
+	for (i = 0; i < n && s[i]; i++) {
+		if (o + (seqring_needs_escape(s[i]) ? 4 : 1) > end)
+			break;
+		o = seqring_escape_byte(o, s[i]);
+	}
+	*o = '\0';
+}
+
 /**
  * seqring_seq_escape - print a label, command name or path as one field
  * @m: seq_file to print into
@@ -135,16 +214,13 @@ static bool seqring_needs_escape(unsigned char c)
  */
 void seqring_seq_escape(struct seq_file *m, const char *s)
 {
+	const char *special = seqring_escape_special(s, SIZE_MAX);
 	char buf[4 * SEQRING_LABEL_LEN];
 	const unsigned char *p = (const unsigned char *)s;
 	char *o;
 
-	if (!*p) {
-		seq_putc(m, '-');
-		return;
-	}
-	if (!strcmp(s, "-")) {
-		seq_puts(m, "\\055");
+	if (special) {
+		seq_puts(m, special);
 		return;
 	}
 	while (*p && !seqring_needs_escape(*p))
@@ -157,16 +233,8 @@ void seqring_seq_escape(struct seq_file *m, const char *s)
 
 	/* A buffer's worth at a time: paths are longer than labels. */
 	for (p = (const unsigned char *)s; *p; ) {
-		for (o = buf; *p && o + 4 <= buf + sizeof(buf); p++) {
-			if (seqring_needs_escape(*p)) {
-				*o++ = '\\';
-				*o++ = '0' + (*p >> 6);
-				*o++ = '0' + ((*p >> 3) & 7);
-				*o++ = '0' + (*p & 7);
-			} else {
-				*o++ = *p;
-			}
-		}
+		for (o = buf; *p && o + 4 <= buf + sizeof(buf); p++)
+			o = seqring_escape_byte(o, *p);
 		seq_write(m, buf, o - buf);
 	}
 }

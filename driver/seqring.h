@@ -349,6 +349,8 @@ extern const struct seq_operations seqring_listing_sops;
 int seqring_listing_open_dev(struct file *file, struct seqring *sr);
 ssize_t seqring_listing_read_iter(struct kiocb *iocb, struct iov_iter *to);
 void seqring_seq_escape(struct seq_file *m, const char *s);
+size_t seqring_escaped_len(const char *s, size_t n);
+void seqring_escape(char *dst, size_t size, const char *s, size_t n);
 
 /* procfs.c */
 int seqring_procfs_init(struct seqring *sr);

@@ -237,28 +237,27 @@ tap_include() {
 	done <"$2"
 }
 
-# tap_include_all N PREFIX FILE WHAT RC: tap_include PREFIX FILE, then a
-# failure for each of the N results the program (WHAT, which exited with
-# RC) did not print: it stopped early.
-tap_include_all() {
-	tap_include "$2" "$3"
-	while [ "$TAP_INC_RAN" -lt "$1" ]; do
+# tap_include_n PREFIX N FILE WHAT RC: tap_include PREFIX FILE, the TAP
+# that program WHAT printed before it exited with RC; the results it did
+# not print of its N are failures (it stopped early).
+tap_include_n() {
+	tap_include "$1" "$3"
+	while [ "$TAP_INC_RAN" -lt "$2" ]; do
 		TAP_INC_RAN=$((TAP_INC_RAN + 1))
-		not_ok "$2$4 test $TAP_INC_RAN not run: it stopped early (exit status $5)"
+		not_ok "${1}${4##*/} test $TAP_INC_RAN not run: it stopped early (exit status $5)"
 	done
 }
 
-# tap_prog N PREFIX CMD [ARG...]: run the test program CMD (a name in $BIN
-# or a command) and replay its N results as ours (tap_include_all).
-# Returns its exit status.
-tap_prog() {
-	_tp_n=$1 _tp_prefix=$2
+# tap_program PREFIX N CMD [ARG...]: run a program that prints TAP (a
+# test program of tests/progs) and take its N results as ours
+# (tap_include_n), PREFIX before each. Sets TAP_PROG_RC.
+tap_program() {
+	_tp_prefix=$1
+	_tp_n=$2
 	shift 2
-	[ -x "$BIN/$1" ] && set -- "$BIN/$@"
-	"$@" >"$T/tap_prog.out" 2>&1
-	_tp_rc=$?
-	tap_include_all "$_tp_n" "$_tp_prefix" "$T/tap_prog.out" "${1##*/}" "$_tp_rc"
-	return $_tp_rc
+	"$@" >"$T/program.tap" 2>&1
+	TAP_PROG_RC=$?
+	tap_include_n "$_tp_prefix" "$_tp_n" "$T/program.tap" "$1" "$TAP_PROG_RC"
 }
 
 # ---- the module ----
@@ -470,14 +469,23 @@ ring_present() {
 	echo "$_rf"
 }
 
+# cgroup2_mounted: cgroup v2 at $CG, mounted now if it is not (the guest's
+# /init mounts no cgroups; an earlier script may have); else a diagnostic.
+# /proc/mounts names its source as the mount did ("none"): the type tells.
+CG=/sys/fs/cgroup
+cgroup2_mounted() {
+	awk -v d="$CG" '$2 == d && $3 == "cgroup2" { f = 1 } END { exit !f }' \
+		/proc/mounts && return 0
+	mkdir -p "$CG"
+	mount -t cgroup2 none "$CG" 2>"$T/err" && return 0
+	diag "mount cgroup2: $(cat "$T/err")"
+	return 1
+}
+
 # memcg_controller: cgroup v2 mounted at /sys/fs/cgroup with the memory
 # controller on for its children; else the rest of the script skips.
-CG=/sys/fs/cgroup
 memcg_controller() {
-	if ! grep -q "^cgroup2 $CG " /proc/mounts; then
-		mkdir -p "$CG"
-		mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
-	fi
+	cgroup2_mounted
 	echo +memory >"$CG/cgroup.subtree_control" 2>"$T/err"
 	if ! grep -qw memory "$CG/cgroup.subtree_control" 2>/dev/null; then
 		skip_rest "no cgroup v2 memory controller here ($(cat "$T/err" 2>/dev/null))"
@@ -608,6 +616,14 @@ go_down() {
 	exit 1
 }
 
+# region_msgs TAG: the driver's lines in the kernel log since mark TAG, but
+# for those every load may print: the kernel's about a module's first load
+# (taint, signature) and the driver's about BPF kfuncs (where it has BTF).
+region_msgs() {
+	dmesg_since "$1" | grep 'seqring: ' |
+		grep -v 'taints kernel\|module verification failed\|BPF kfuncs for\|BPF programs cannot'
+}
+
 # kmsg_mark TAG: put a marker line into the kernel log.
 kmsg_mark() {
 	echo "seqring-test: mark $1" >/dev/kmsg
@@ -694,6 +710,24 @@ start_journald() {
 		_sj_i=$((_sj_i + 1))
 	done
 	[ -S /run/systemd/journal/socket ]
+}
+
+# stop_writer PID OUT: end tests/bin/stress_writer PID (SIGTERM), which
+# wrote to OUT, and give one result: it ended well and its summary line
+# ("writer N: ... errors=none") says it pushed without an error. Forgets
+# every background process of the script (_tap_pids).
+stop_writer() {
+	kill -TERM "$1"
+	wait "$1"
+	_sw_rc=$?
+	_sw_line=$(grep '^writer ' "$2")
+	diag "$_sw_line"
+	if [ "$_sw_rc" -eq 0 ] && [ "${_sw_line%errors=none}" != "$_sw_line" ]; then
+		ok "the writer pushed without an error meanwhile"
+	else
+		not_ok "the writer pushed without an error meanwhile" "$(cat "$2")"
+	fi
+	_tap_pids=
 }
 
 # stop_pid PID: kill a background process and reap it.
@@ -910,9 +944,7 @@ forge_check() {
 		echo "$_fc_tag: load failed: $(cat "$T/fc.load")" >>"$_fc_d/forge.load"
 		return
 	fi
-	# The kernel's own lines about a module's first load are not the driver's.
-	dmesg_since "forge-$_fc_tag" | grep 'seqring: ' |
-		grep -v 'taints kernel\|module verification failed' >"$T/fc.msgs"
+	region_msgs "forge-$_fc_tag" >"$T/fc.msgs"
 	_fc_msg=$(sed -n 's/.*seqring: region [^ ]*: //p' "$T/fc.msgs")
 	[ "$(grep -c . "$T/fc.msgs")" = 1 ] && [ "$_fc_msg" = "$EXPECT_MSG" ] ||
 		echo "$_fc_tag: expected '$EXPECT_MSG', got '$(tr '\n' '|' <"$T/fc.msgs")'" >>"$_fc_d/forge.msg"

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seqringctl-journal - readings into the systemd journal, through its
- * native protocol (systemd.journal-fields(7), "Native Journal Protocol"
- * on systemd.io): one datagram a reading on /run/systemd/journal/socket,
- * one field a line, KEY=VALUE, or for a value that may hold a newline
- * KEY, a newline, the value's length as a little-endian 64-bit number,
- * the value and a newline.
+ * seqringctl-journal - a reading as a journal entry: its fields, sent to
+ * the systemd journal through its native protocol (systemd.journal-fields(7),
+ * "Native Journal Protocol" on systemd.io), written in the journal's export
+ * format (-o export, "Journal Export Formats" on systemd.io), or shown one
+ * a line as journalctl -o verbose shows them.
+ *
+ * The native protocol and the export format write a field the same way:
+ * KEY=VALUE and a newline where VALUE is printable UTF-8, else KEY, a
+ * newline, VALUE's length as a little-endian 64-bit number, VALUE and a
+ * newline. A datagram on /run/systemd/journal/socket is one entry; in the
+ * export format an empty line ends each.
  */
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,80 +45,155 @@ int journal_connect(void)
 	return fd;
 }
 
-struct datagram {
-	char buf[1024];
-	size_t len;
-};
-
-/* KEY=VALUE\n; the values put here never hold a newline. */
-static void add_text(struct datagram *d, const char *key, const char *fmt,
-		     ...)
-{
-	va_list ap;
-
-	d->len += snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%s=",
-			   key);
-	va_start(ap, fmt);
-	d->len += vsnprintf(d->buf + d->len, sizeof(d->buf) - d->len, fmt, ap);
-	va_end(ap);
-	d->len += snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "\n");
-}
-
-/* KEY\n, length (le64), the bytes, \n: a label may hold any byte. */
-static void add_binary(struct datagram *d, const char *key, const char *val,
-		       size_t len)
-{
-	uint64_t n = len;
-	size_t i;
-
-	d->len += snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%s\n",
-			   key);
-	for (i = 0; i < sizeof(n); i++)
-		d->buf[d->len++] = (n >> (8 * i)) & 0xff;
-	memcpy(d->buf + d->len, val, len);
-	d->len += len;
-	d->buf[d->len++] = '\n';
-}
-
 void reading_message(char *buf, size_t size,
 		     const struct seqring_reading *r)
 {
 	char label[SRL_ESCAPED_LABEL_LEN];
 
-	srl_escape_label(label, r->label);
+	label_text(label, r->label);
 	snprintf(buf, size, "channel %u value %lld label %s", r->channel,
 		 (long long)r->value, label);
 }
 
-int journal_send(int fd, const struct seqring_record *rec)
+/* The fields of one entry, in the order they are written. */
+#define ENTRY_FIELDS	9
+
+struct field {
+	const char *key;
+	char val[JOURNAL_MESSAGE_LEN];
+	size_t len;
+};
+
+static void field_set(struct field *f, const char *key, const char *fmt,
+		      unsigned long long n)
+{
+	f->key = key;
+	f->len = snprintf(f->val, sizeof(f->val), fmt, n);
+}
+
+/*
+ * MESSAGE (reading_message()), PRIORITY 6, SYSLOG_IDENTIFIER, the
+ * reading's own time as SYSLOG_TIMESTAMP (as syslog writes it, to the
+ * second), SEQRING_SEQ, SEQRING_TIMESTAMP_NS, SEQRING_CHANNEL,
+ * SEQRING_VALUE and SEQRING_LABEL (its bytes as they are).
+ */
+static void entry_fields(const struct seqring_record *rec, struct field *f)
 {
 	const struct seqring_reading *r = &rec->reading;
 	time_t sec = r->timestamp_ns / 1000000000;
-	char message[JOURNAL_MESSAGE_LEN];
-	char stamp[32] = "";
-	struct datagram d = { .len = 0 };
 	struct tm tm;
 
-	/* The reading's own time, as syslog writes it (to the second). */
+	f[0].key = "MESSAGE";
+	reading_message(f[0].val, sizeof(f[0].val), r);
+	f[0].len = strlen(f[0].val);
+	field_set(&f[1], "PRIORITY", "%llu", 6);
+	f[2].key = "SYSLOG_IDENTIFIER";
+	f[2].len = snprintf(f[2].val, sizeof(f[2].val), "seqringctl");
+	f[3].key = "SYSLOG_TIMESTAMP";
+	f[3].len = 0;
 	if (localtime_r(&sec, &tm))
-		strftime(stamp, sizeof(stamp), "%b %e %H:%M:%S", &tm);
+		f[3].len = strftime(f[3].val, sizeof(f[3].val),
+				    "%b %e %H:%M:%S", &tm);
+	field_set(&f[4], "SEQRING_SEQ", "%llu", rec->seq);
+	field_set(&f[5], "SEQRING_TIMESTAMP_NS", "%llu", r->timestamp_ns);
+	field_set(&f[6], "SEQRING_CHANNEL", "%llu", r->channel);
+	f[7].key = "SEQRING_VALUE";
+	f[7].len = snprintf(f[7].val, sizeof(f[7].val), "%lld",
+			    (long long)r->value);
+	f[8].key = "SEQRING_LABEL";
+	f[8].len = strnlen(r->label, SEQRING_LABEL_LEN);
+	memcpy(f[8].val, r->label, f[8].len);
+}
 
-	reading_message(message, sizeof(message), r);
-	add_text(&d, "MESSAGE", "%s", message);
-	add_text(&d, "PRIORITY", "6");
-	add_text(&d, "SYSLOG_IDENTIFIER", "seqringctl");
-	add_text(&d, "SYSLOG_TIMESTAMP", "%s", stamp);
-	add_text(&d, "SEQRING_SEQ", "%llu", (unsigned long long)rec->seq);
-	add_text(&d, "SEQRING_TIMESTAMP_NS", "%llu",
-		 (unsigned long long)r->timestamp_ns);
-	add_text(&d, "SEQRING_CHANNEL", "%u", r->channel);
-	add_text(&d, "SEQRING_VALUE", "%lld", (long long)r->value);
-	add_binary(&d, "SEQRING_LABEL", r->label,
-		   strnlen(r->label, SEQRING_LABEL_LEN));
+/*
+ * Printable UTF-8 is written KEY=VALUE; anything else (a control
+ * character, C1 too, or bytes that are not UTF-8) in the binary form, as
+ * journald decides for its own export.
+ */
+static bool field_is_text(const struct field *f)
+{
+	return text_printable(f->val, f->len);
+}
 
+struct datagram {
+	char buf[1024];
+	size_t len;
+};
+
+static void add_field(struct datagram *d, const struct field *f)
+{
+	uint64_t n = f->len;
+	size_t i;
+
+	if (field_is_text(f)) {
+		d->len += snprintf(d->buf + d->len, sizeof(d->buf) - d->len,
+				   "%s=%.*s\n", f->key, (int)f->len, f->val);
+		return;
+	}
+	d->len += snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%s\n",
+			   f->key);
+	for (i = 0; i < sizeof(n); i++)
+		d->buf[d->len++] = (n >> (8 * i)) & 0xff;
+	memcpy(d->buf + d->len, f->val, f->len);
+	d->len += f->len;
+	d->buf[d->len++] = '\n';
+}
+
+static void entry_datagram(struct datagram *d, const struct seqring_record *rec)
+{
+	struct field f[ENTRY_FIELDS];
+	size_t i;
+
+	entry_fields(rec, f);
+	for (i = 0; i < ENTRY_FIELDS; i++)
+		add_field(d, &f[i]);
+}
+
+int journal_send(int fd, const struct seqring_record *rec)
+{
+	struct datagram d = { .len = 0 };
+
+	entry_datagram(&d, rec);
 	while (send(fd, d.buf, d.len, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
 	}
 	return 0;
+}
+
+/*
+ * The entry in the export format, with the reading's time as the entry's
+ * (__REALTIME_TIMESTAMP, microseconds), so that systemd-journal-remote
+ * files it at that time.
+ */
+void journal_export(const struct seqring_record *rec)
+{
+	struct datagram d = { .len = 0 };
+
+	d.len = snprintf(d.buf, sizeof(d.buf), "__REALTIME_TIMESTAMP=%llu\n",
+			 (unsigned long long)rec->reading.timestamp_ns / 1000);
+	entry_datagram(&d, rec);
+	d.buf[d.len++] = '\n';
+	fwrite(d.buf, 1, d.len, stdout);
+}
+
+/*
+ * As journalctl -o verbose: the time to the microsecond and where the
+ * entry is (for a reading, its ring and sequence number), then each field
+ * on a line of its own, the label as people read it (label_text()).
+ */
+void journal_verbose(const struct seqring_record *rec, const char *ring)
+{
+	struct field f[ENTRY_FIELDS];
+	char time[TIME_LEN];
+	size_t i;
+
+	format_time(time, sizeof(time), rec->reading.timestamp_ns,
+		    TIME_VERBOSE);
+	printf("%s [%s seq=%llu]\n", time, ring, (unsigned long long)rec->seq);
+	entry_fields(rec, f);
+	label_text(f[8].val, rec->reading.label);
+	f[8].len = strlen(f[8].val);
+	for (i = 0; i < ENTRY_FIELDS; i++)
+		printf("    %s=%.*s\n", f[i].key, (int)f[i].len, f[i].val);
 }

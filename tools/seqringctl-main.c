@@ -26,12 +26,12 @@
 #include "lib/libseqring.h"
 #include "seqringctl.h"
 
-/* getopt() names the program after argv[0] in its messages. */
+/* getopt() starts its messages with argv[0]: this, in main(). */
 static char prog_name[64];
 
 /* What dump and watch share: all their options. */
 #define STREAM_SYNOPSIS							\
-	"[-b BOOT] [-f] [-n N | -N] [-S TIME] [-U TIME] [-o MODE | --json | --journal] [-T] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT] [--no-mmap]"
+	"[-b BOOT] [-f] [-n [N] | -N] [-r] [-S TIME] [-U TIME] [-g PATTERN] [-o MODE | --json | --journal] [-T] [--utc] [-q] [--no-pager] [-c CHANNEL]... [-l LABEL]... [--after=SEQ | --cursor-file=FILE] [--count=COUNT] [--no-mmap]"
 
 #define STREAM_OPTIONS_HELP						\
 	"  -b, --boot=BOOT        0 (this boot, the default) or -1 (the\n" \
@@ -39,19 +39,30 @@ static char prog_name[64];
 	"                         ring: DEVICE.prev)\n"			\
 	"  -f, --follow           go on with readings as they arrive (dump -f\n" \
 	"                         is watch)\n"				\
-	"  -n, --lines=N          of those held, only the last N (0: none,\n" \
-	"                         as --new); then, with -f, the new ones\n" \
+	"  -n, --lines[=N]        of those held, only the last N (no N: 10;\n" \
+	"                         all; 0: none, as --new); then, with -f, the\n" \
+	"                         new ones. watch: 10, unless -n, --new or a\n" \
+	"                         cursor says where\n"			\
 	"  -N, --new              none of those held, only new ones\n"	\
+	"  -r, --reverse          newest first (not with -f)\n"		\
 	"  -S, --since=TIME       only readings of TIME or later\n"	\
 	"  -U, --until=TIME       only readings of TIME or earlier; TIME as\n" \
 	"                         journalctl takes it: \"2026-12-05 10:00\",\n" \
 	"                         10:00, today, yesterday, -5min, @EPOCH\n" \
+	"  -g, --grep=PATTERN     only readings whose message (-o cat) matches\n" \
+	"                         the extended regular expression PATTERN,\n" \
+	"                         without regard to case if it has no capital\n" \
 	"  -o, --output=MODE      listing (default: SEQ TIMESTAMP_NS CHANNEL\n" \
 	"                         VALUE LABEL), short, short-precise,\n"	\
-	"                         short-iso, json, json-pretty, cat\n"	\
+	"                         short-iso, json, json-pretty, cat, verbose,\n" \
+	"                         export\n"				\
 	"  -j, --json             the same as -o json\n"		\
-	"  -T, --time-format=iso  listing: the time as ISO 8601, not ns\n" \
-	"      --time-format=ns   nanoseconds since the epoch (default)\n" \
+	"  -T                     listing: the time as dmesg -T prints it\n" \
+	"      --time-format=FORMAT  listing: ns (the default), iso (ISO\n" \
+	"                         8601) or ctime (as -T)\n"		\
+	"      --utc              times in UTC, not in local time\n"	\
+	"  -q, --quiet            no notes on stderr of readings missed\n" \
+	"      --no-pager         taken, as journalctl's: nothing is paged\n" \
 	"  -c, --channel=CHANNEL  only readings of CHANNEL (repeatable)\n" \
 	"  -l, --label=LABEL      only readings labelled LABEL\n"		\
 	"                         (repeatable)\n"				\
@@ -98,17 +109,19 @@ static const struct command commands[] = {
 	{
 		.name = "stats",
 		.synopsis =
-		"[--json | --format=FORMAT [--readings]] [--output=FILE]",
+		"[-o MODE | --json] [--readings] [--output-file=FILE]",
 		.summary = "Print the counters of the ring.",
 		.options =
-		"  -f, --format=FORMAT    text (key: value lines), json (one\n"
-		"                         object) or prometheus (the text\n"
-		"                         exposition format)\n"
-		"  -j, --json             the same as --format=json\n"
+		"  -o, --output=MODE      text (key: value lines, the default),\n"
+		"                         json (one object) or prometheus (the\n"
+		"                         text exposition format)\n"
+		"      --format=MODE      the same as -o\n"
+		"  -j, --json             the same as -o json\n"
 		"      --readings         with prometheus: also the latest value\n"
 		"                         of each channel and label, and its time\n"
-		"  -o, --output=FILE      write FILE whole (FILE.tmp, renamed)\n",
-		.shortopts = "+jf:o:h",
+		"      --output-file=FILE write FILE whole (FILE.tmp, renamed),\n"
+		"                         not standard output\n",
+		.shortopts = "+jo:h",
 		.longopts = stats_options,
 		.run = cmd_stats,
 	},
@@ -171,6 +184,18 @@ static const struct command commands[] = {
 		.longopts = top_options,
 		.run = cmd_top,
 	},
+	{
+		.name = "help",
+		.synopsis = "[COMMAND]",
+		.summary =
+		"Print the help of COMMAND, as COMMAND --help does, or of every\n"
+		"command, as --help does.",
+		.options = "",
+		.shortopts = "+h",
+		.longopts = help_options,
+		.run = cmd_help,
+		.no_device = true,
+	},
 };
 
 /* Print the lines of @text, each preceded by @indent. */
@@ -181,14 +206,19 @@ static void print_indented(FILE *f, const char *indent, const char *text)
 	while (*text) {
 		nl = strchr(text, '\n');
 		if (!nl)
-			nl = text + strlen(text) - 1;
+			nl = text + strlen(text);
 		fprintf(f, "%s%.*s\n", indent, (int)(nl - text), text);
-		text = nl + 1;
+		text = *nl ? nl + 1 : nl;
 	}
 }
 
+/*
+ * Each command's synopsis as its usage line says it, wrapped; under it,
+ * indented more, its summary and options.
+ */
 static void print_usage(FILE *f)
 {
+	char line[512];
 	size_t i;
 
 	fprintf(f,
@@ -205,9 +235,12 @@ static void print_usage(FILE *f)
 		"Commands:\n",
 		SRL_DEFAULT_DEVICE);
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		fprintf(f, "%s  %s%s%s\n      %s\n", i ? "\n" : "",
-			commands[i].name, *commands[i].synopsis ? " " : "",
-			commands[i].synopsis, commands[i].summary);
+		snprintf(line, sizeof(line), "%s %s", commands[i].name,
+			 commands[i].synopsis);
+		if (i)
+			fputc('\n', f);
+		print_wrapped(f, "  ", "        ", line);
+		print_indented(f, "      ", commands[i].summary);
 		print_indented(f, "    ", commands[i].options);
 	}
 	fprintf(f,
@@ -215,6 +248,44 @@ static void print_usage(FILE *f)
 		"Exit status: 0 success, 1 failure, 2 usage error; watch and top\n"
 		"die by the signal that ends them.\n"
 		"See seqringctl(1).\n");
+}
+
+const struct option help_options[] = {
+	{ "help",	no_argument,		NULL,	'h' },
+	{ NULL,		0,			NULL,	0 }
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* seqringctl help [COMMAND], as git help: the help of one, or of all. */
+int cmd_help(const struct command *cmd, const char *device,
+	     int argc, char **argv)
+{
+	const struct command *of;
+	int opt;
+
+	(void)device;
+	while ((opt = getopt_long(argc, argv, cmd->shortopts,
+				  cmd->longopts, NULL)) != -1)
+		return other_option(cmd, opt);
+	if (optind + 1 < argc)
+		return unexpected_arg(cmd, argv[optind + 1]);
+	if (optind == argc) {
+		print_usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	of = find_command(argv[optind]);
+	if (!of)
+		return usage_error(cmd, "unknown command '%s'", argv[optind]);
+	return command_help(of);
 }
 
 /* Values of the options that have no short form. */
@@ -275,6 +346,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int opt;
 
+	text_init();
 	snprintf(prog_name, sizeof(prog_name), "seqringctl");
 	argv[0] = prog_name;
 	while ((opt = getopt_long(argc, argv, MAIN_SHORTOPTS,
@@ -303,9 +375,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "seqringctl: missing COMMAND\n");
 		return usage_hint(NULL);
 	}
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[optind], commands[i].name))
-			cmd = &commands[i];
+	cmd = find_command(argv[optind]);
 	if (!cmd) {
 		fprintf(stderr, "seqringctl: unknown command '%s'\n",
 			argv[optind]);
@@ -315,11 +385,15 @@ int main(int argc, char **argv)
 	if (optind + 2 == argc && !strcmp(argv[optind + 1], "--list-options"))
 		return finish(list_options(cmd->shortopts, cmd->longopts));
 
-	/* The command parses its own options, from its own argv[1]. */
+	/*
+	 * The command parses its own options, from its own argv[1]. getopt
+	 * starts its messages with argv[0]: "seqringctl: dump: unrecognized
+	 * option '--x'", as the tool's own usage errors start.
+	 */
 	argc -= optind;
 	argv += optind;
 	optind = 0;
-	snprintf(prog_name, sizeof(prog_name), "seqringctl %s", cmd->name);
+	snprintf(prog_name, sizeof(prog_name), "seqringctl: %s", cmd->name);
 	argv[0] = prog_name;
 	return finish(cmd->run(cmd, device, argc, argv));
 }

@@ -28,13 +28,21 @@
 
 enum {
 	OPT_READINGS = 0x100,
+	OPT_FORMAT,
+	OPT_OUTPUT_FILE,
 };
 
+/*
+ * -o is the output mode, as for dump and watch; --format is its older
+ * name. The file to write has a long option only, so that no -o can be
+ * taken for one.
+ */
 const struct option stats_options[] = {
 	{ "json",	no_argument,		NULL,	'j' },
-	{ "format",	required_argument,	NULL,	'f' },
-	{ "readings",	no_argument,		NULL,	OPT_READINGS },
 	{ "output",	required_argument,	NULL,	'o' },
+	{ "format",	required_argument,	NULL,	OPT_FORMAT },
+	{ "readings",	no_argument,		NULL,	OPT_READINGS },
+	{ "output-file", required_argument,	NULL,	OPT_OUTPUT_FILE },
 	{ "help",	no_argument,		NULL,	'h' },
 	{ NULL,		0,			NULL,	0 }
 };
@@ -173,8 +181,8 @@ static void print_stats(const struct seqring_stats *s, bool json)
 }
 
 /*
- * --output FILE: stdout becomes FILE.tmp, renamed over FILE once all is
- * written, so that a reader (node_exporter) never sees half of it.
+ * --output-file FILE: stdout becomes FILE.tmp, renamed over FILE once all
+ * is written, so that a reader (node_exporter) never sees half of it.
  */
 static char *output_tmp;
 
@@ -315,6 +323,23 @@ out:
 	return ret;
 }
 
+/*
+ * The mode -o names. Before 1.1, stats -o was the file to write: a word
+ * that is no mode is refused with where the file goes now.
+ */
+static int stats_mode(const struct command *cmd, const char *mode)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stats_format_names); i++)
+		if (!strcmp(mode, stats_format_names[i]))
+			return i;
+	usage_error(cmd,
+		    "unknown output mode '%s' (text, json, prometheus); a file to write is --output-file=FILE",
+		    mode);
+	return -1;
+}
+
 int cmd_stats(const struct command *cmd, const char *device,
 	      int argc, char **argv)
 {
@@ -332,9 +357,9 @@ int cmd_stats(const struct command *cmd, const char *device,
 		case 'j':
 			format = STATS_JSON;
 			break;
-		case 'f':
-			i = arg_name(cmd, "format", optarg, stats_format_names,
-				     ARRAY_SIZE(stats_format_names));
+		case 'o':
+		case OPT_FORMAT:
+			i = stats_mode(cmd, optarg);
 			if (i < 0)
 				return EXIT_USAGE;
 			format = i;
@@ -342,7 +367,13 @@ int cmd_stats(const struct command *cmd, const char *device,
 		case OPT_READINGS:
 			readings = true;
 			break;
-		case 'o':
+		case OPT_OUTPUT_FILE:
+			/* "--output-file=json" is -o json mistyped. */
+			for (i = 0; i < (int)ARRAY_SIZE(stats_format_names); i++)
+				if (!strcmp(optarg, stats_format_names[i]))
+					return usage_error(cmd,
+							   "'%s' is an output mode: -o %s (a file of that name: --output-file=./%s)",
+							   optarg, optarg, optarg);
 			output = optarg;
 			break;
 		default:
@@ -352,7 +383,7 @@ int cmd_stats(const struct command *cmd, const char *device,
 	if (optind < argc)
 		return unexpected_arg(cmd, argv[optind]);
 	if (readings && format != STATS_PROMETHEUS)
-		return usage_error(cmd, "--readings goes with --format=prometheus");
+		return usage_error(cmd, "--readings goes with -o prometheus");
 
 	if (output) {
 		status = output_open(output);

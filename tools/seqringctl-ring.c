@@ -62,11 +62,8 @@ int cmd_push(const struct command *cmd, const char *device,
 				return EXIT_USAGE;
 			break;
 		case 'l':
-			ret = srl_set_label(&tmpl, optarg, strlen(optarg));
-			if (ret) {
-				report_label("", optarg);
-				return usage_hint(cmd);
-			}
+			if (srl_set_label(&tmpl, optarg, strlen(optarg)))
+				return arg_label_error(cmd, optarg);
 			break;
 		case 't':
 			if (arg_number(cmd, "timestamp", optarg, 0, UINT64_MAX,
@@ -90,7 +87,7 @@ int cmd_push(const struct command *cmd, const char *device,
 		readings[i] = tmpl;
 		ret = srl_parse_s64(argv[optind + i], &readings[i].value);
 		if (ret) {
-			report_number("", "VALUE", argv[optind + i], ret,
+			report_number("push: ", "VALUE", argv[optind + i], ret,
 				      RANGE_S64);
 			free(readings);
 			return usage_hint(cmd);
@@ -114,8 +111,8 @@ int cmd_push(const struct command *cmd, const char *device,
 		device_error(device, "cannot push readings", ret);
 		if (pushed)
 			fprintf(stderr,
-				"seqringctl: %zu of %zu readings pushed\n",
-				pushed, count);
+				"seqringctl: %s: %zu of %zu readings pushed\n",
+				device, pushed, count);
 		return EXIT_FAILURE;
 	}
 	return EXIT_SUCCESS;
@@ -319,7 +316,7 @@ int cmd_feed(const struct command *cmd, const char *device,
 		status = EXIT_FAILURE;
 out:
 	if (verbose)
-		printf("%zu readings pushed\n", st.pushed);
+		printf("%zu reading%s pushed\n", st.pushed, plural(st.pushed));
 	free(line);
 	free(st.readings);
 	close(st.fd);

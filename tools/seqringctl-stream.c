@@ -2,8 +2,8 @@
 /*
  * seqringctl-stream - the commands that read the stream of /dev/seqring:
  * dump prints what the ring holds and exits, watch (or dump -f) follows it
- * like tail -f; both with journalctl's options (-n, -f, --since, --until,
- * -o) for what and how
+ * like tail -f; both with journalctl's options (-n, -f, -r, -g, --since,
+ * --until, -o, --utc, -q) for what and how
  *
  * Each open file of the device reads whole struct seqring_record from a
  * cursor of its own (seqring(4)): from the oldest reading held, or with
@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +44,9 @@
 /* Records per read(): 12 KiB, a few hundred lines of output per flush. */
 #define STREAM_RECORDS		256
 
+/* -n without a number, and what watch shows of those held: journalctl's. */
+#define LINES_DEFAULT		10
+
 /* Values of the options that have no short form. */
 enum {
 	OPT_AFTER = 0x100,
@@ -51,6 +55,8 @@ enum {
 	OPT_JOURNAL,
 	OPT_COUNT,
 	OPT_NO_MMAP,
+	OPT_UTC,
+	OPT_NO_PAGER,
 };
 
 /* -o MODE, as journalctl names its own; listing is the default. */
@@ -62,6 +68,8 @@ enum output_mode {
 	OUT_JSON,		/* one object per line */
 	OUT_JSON_PRETTY,	/* one object, one member a line */
 	OUT_CAT,		/* MESSAGE */
+	OUT_VERBOSE,		/* the journal entry's fields, one a line */
+	OUT_EXPORT,		/* the journal's export format */
 };
 
 static const char * const output_names[] = {
@@ -72,6 +80,17 @@ static const char * const output_names[] = {
 	[OUT_JSON] = "json",
 	[OUT_JSON_PRETTY] = "json-pretty",
 	[OUT_CAT] = "cat",
+	[OUT_VERBOSE] = "verbose",
+	[OUT_EXPORT] = "export",
+};
+
+/* --time-format: TIMESTAMP_NS of the listing as it is, or as a time. */
+enum listing_time { TIME_NS, TIME_AS_ISO, TIME_AS_CTIME };
+
+static const char * const time_format_names[] = {
+	[TIME_NS] = "ns",
+	[TIME_AS_ISO] = "iso",
+	[TIME_AS_CTIME] = "ctime",
 };
 
 /* The signals that end watch, as they end tail -f. */
@@ -132,18 +151,24 @@ struct stream {
 	enum output_mode mode;	/* -o */
 	const char *ring;	/* the short forms' "identifier": seqring-NAME */
 	int journal;		/* --journal: the journal's socket, else -1 */
-	bool iso_time;		/* -T: the time as ISO 8601, not nanoseconds */
+	enum listing_time time;	/* -T, --time-format */
 	bool new_only;		/* watch --new, -n 0 */
+	bool quiet;		/* -q: no notes of readings missed */
+	bool reverse;		/* -r: newest first */
+	bool have_grep;		/* -g */
+	regex_t grep;
 	__u64 limit;		/* --count: readings to show; 0: no limit */
 	__u64 shown;
 	/*
 	 * -n N: of the readings held at the start, the last N that pass the
-	 * filters, kept in a ring of N until the newest held is read.
+	 * filters, kept in a ring of N (grown as they come, up to N) until
+	 * the newest held is read; -r keeps them all, to show them newest
+	 * first.
 	 */
 	bool have_lines;
 	__u64 lines;
 	struct seqring_record *tail;
-	size_t tail_size, tail_len, tail_head;
+	size_t tail_size, tail_cap, tail_len, tail_head;
 	__u64 since, until;	/* --since, --until, in ns; until 0: none */
 	__u64 next_seq;		/* sequence number expected next */
 	__u64 end_seq;		/* dump: the newest reading when it began */
@@ -163,6 +188,7 @@ struct stream {
 static bool stream_match(const struct stream *st,
 			 const struct seqring_reading *r)
 {
+	char message[JOURNAL_MESSAGE_LEN];
 	size_t i;
 
 	if (r->timestamp_ns < st->since ||
@@ -176,7 +202,13 @@ static bool stream_match(const struct stream *st,
 	for (i = 0; i < st->nr_labels; i++)
 		if (!strncmp(r->label, st->labels[i], SEQRING_LABEL_LEN))
 			break;
-	return !st->nr_labels || i < st->nr_labels;
+	if (st->nr_labels && i == st->nr_labels)
+		return false;
+	if (!st->have_grep)
+		return true;
+	/* journalctl -g matches MESSAGE: -o cat's line. */
+	reading_message(message, sizeof(message), r);
+	return !regexec(&st->grep, message, 0, NULL, 0);
 }
 
 /*
@@ -231,12 +263,19 @@ static void stream_print(const struct stream *st,
 		reading_message(message, sizeof(message), r);
 		puts(message);
 		return;
+	case OUT_VERBOSE:
+		journal_verbose(rec, st->ring);
+		return;
+	case OUT_EXPORT:
+		journal_export(rec);
+		return;
 	case OUT_LISTING:
 		break;
 	}
 	printf("%llu ", (unsigned long long)rec->seq);
-	if (st->iso_time) {
-		format_time(time, sizeof(time), r->timestamp_ns, TIME_ISO_NS);
+	if (st->time != TIME_NS) {
+		format_time(time, sizeof(time), r->timestamp_ns,
+			    st->time == TIME_AS_ISO ? TIME_ISO_NS : TIME_CTIME);
 		printf("%s ", time);
 	} else {
 		printf("%llu ", (unsigned long long)r->timestamp_ns);
@@ -263,33 +302,66 @@ static int stream_show(struct stream *st, const struct seqring_record *rec)
 	return 0;
 }
 
-/* -n: show the last readings kept, oldest first, once. */
+/*
+ * -n: keep @rec among the last tail_size; the array grows as readings
+ * come, so that -n all and -r take memory for what there is, not for the
+ * capacity. 0 or -ENOMEM.
+ */
+static int tail_keep(struct stream *st, const struct seqring_record *rec)
+{
+	struct seqring_record *p;
+	size_t cap;
+
+	if (st->tail_len == st->tail_cap && st->tail_cap < st->tail_size) {
+		cap = st->tail_cap ? 2 * st->tail_cap : 256;
+		if (cap > st->tail_size)
+			cap = st->tail_size;
+		p = realloc(st->tail, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		st->tail = p;
+		st->tail_cap = cap;
+	}
+	/* Until it is full, the ring starts at 0 and grows in place. */
+	st->tail[(st->tail_head + st->tail_len) % st->tail_size] = *rec;
+	if (st->tail_len < st->tail_size)
+		st->tail_len++;
+	else
+		st->tail_head = (st->tail_head + 1) % st->tail_size;
+	return 0;
+}
+
+/* -n: show the last readings kept, oldest first (-r: newest), once. */
 static int tail_flush(struct stream *st)
 {
-	size_t i;
+	size_t i, k;
 	int ret;
 
-	if (!st->tail)
+	if (!st->have_lines)
 		return 0;
 	for (i = 0; i < st->tail_len && (!st->limit || st->shown < st->limit);
 	     i++) {
-		ret = stream_show(st, &st->tail[(st->tail_head + i) %
+		k = st->reverse ? st->tail_len - 1 - i : i;
+		ret = stream_show(st, &st->tail[(st->tail_head + k) %
 						 st->tail_size]);
 		if (ret)
 			return ret;
 	}
 	free(st->tail);
 	st->tail = NULL;
+	st->have_lines = false;
 	return 0;
 }
 
 /* Readings missed since the cursor: from next_seq up to, not with, @seq. */
 static void report_resume_gap(struct stream *st, __u64 seq)
 {
-	if (seq > st->next_seq)
+	unsigned long long n = seq - st->next_seq;
+
+	if (seq > st->next_seq && !st->quiet)
 		fprintf(stderr,
-			"seqringctl: %s: %llu readings missed after the cursor (seq %llu)\n",
-			st->device, (unsigned long long)(seq - st->next_seq),
+			"seqringctl: %s: %llu reading%s missed after the cursor (seq %llu)\n",
+			st->device, n, plural(n),
 			(unsigned long long)st->after);
 	st->resuming = false;
 }
@@ -305,14 +377,16 @@ static void report_missed(const struct stream *st, unsigned long long n)
 			   "damaged or lost in the crash, left out" :
 			   "fell behind, readings missed";
 
+	if (st->quiet)
+		return;
 	if (!n)
 		fprintf(stderr, "seqringctl: %s: %s\n", st->device, what);
 	else if (st->prev_device)
-		fprintf(stderr, "seqringctl: %s: %llu readings %s\n",
-			st->device, n, what);
+		fprintf(stderr, "seqringctl: %s: %llu reading%s %s\n",
+			st->device, n, plural(n), what);
 	else
-		fprintf(stderr, "seqringctl: %s: fell behind, %llu readings missed\n",
-			st->device, n);
+		fprintf(stderr, "seqringctl: %s: fell behind, %llu reading%s missed\n",
+			st->device, n, plural(n));
 }
 
 /*
@@ -331,17 +405,10 @@ static int stream_record(struct stream *st, const struct seqring_record *rec)
 		report_resume_gap(st, rec->seq);
 	st->behind = false;
 	st->next_seq = rec->seq + 1;
-	if (st->tail && rec->seq <= st->end_seq) {
+	if (st->have_lines && rec->seq <= st->end_seq) {
 		/* One of those held at the start: keep the last N. */
-		if (stream_match(st, &rec->reading) && st->tail_size) {
-			st->tail[(st->tail_head + st->tail_len) %
-				 st->tail_size] = *rec;
-			if (st->tail_len < st->tail_size)
-				st->tail_len++;
-			else
-				st->tail_head = (st->tail_head + 1) %
-						st->tail_size;
-		}
+		if (stream_match(st, &rec->reading) && tail_keep(st, rec))
+			return out_of_memory();
 		return rec->seq == st->end_seq ? tail_flush(st) : 0;
 	}
 	if (tail_flush(st))
@@ -369,12 +436,10 @@ static int stream_start(struct stream *st)
 	st->next_seq = (s.count && !st->new_only) ? s.oldest_seq : s.total + 1;
 	st->end_seq = s.total;
 	/* No more than are held can be the last N of them. */
-	if (st->have_lines && s.count && !st->new_only) {
+	if (st->have_lines && s.count && !st->new_only)
 		st->tail_size = st->lines < s.count ? st->lines : s.count;
-		st->tail = calloc(st->tail_size, sizeof(*st->tail));
-		if (!st->tail)
-			return out_of_memory();
-	}
+	else
+		st->have_lines = false;
 	if (!st->have_after)
 		return 0;
 	/*
@@ -382,10 +447,11 @@ static int stream_start(struct stream *st)
 	 * past the newest reading ever pushed is from before a reload.
 	 */
 	if (st->after > s.total) {
-		fprintf(stderr,
-			"seqringctl: %s: cursor %llu is past the newest reading ever pushed (%llu): the module was reloaded? Reading from the oldest held\n",
-			st->device, (unsigned long long)st->after,
-			(unsigned long long)s.total);
+		if (!st->quiet)
+			fprintf(stderr,
+				"seqringctl: %s: cursor %llu is past the newest reading ever pushed (%llu): the module was reloaded? Reading from the oldest held\n",
+				st->device, (unsigned long long)st->after,
+				(unsigned long long)s.total);
 		st->after = 0;
 		st->saved = 0;
 	}
@@ -419,6 +485,32 @@ static int cursor_load(struct stream *st)
 	st->have_after = true;
 	st->saved = st->after;
 	return 0;
+}
+
+/*
+ * A cursor that cannot be saved is said before anything is shown: found
+ * only after the readings went out, the next run would show them all
+ * again. The directory must take FILE.tmp (srl_cursor_save() renames it
+ * over FILE).
+ */
+static int cursor_check(struct stream *st)
+{
+	char *tmp;
+	int fd, err = 0;
+
+	if (asprintf(&tmp, "%s.tmp", st->cursor_file) < 0)
+		return out_of_memory();
+	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		err = errno;
+	else if (close(fd) || unlink(tmp))
+		err = errno;
+	free(tmp);
+	if (!err)
+		return 0;
+	fprintf(stderr, "seqringctl: %s: cannot save the cursor: %s\n",
+		st->cursor_file, strerror(err));
+	return EXIT_FAILURE;
 }
 
 /* Save @seq in the cursor file, if it moved. */
@@ -588,6 +680,61 @@ static int append(void *arr, size_t *nr, const void *item, size_t size)
 }
 
 /*
+ * -n's number, in its word (-n5, --lines=5) or, as journalctl takes it, in
+ * the next one (-n 5) if that is a number or "all"; none is 10.
+ */
+static int parse_lines(const struct command *cmd, struct stream *st,
+		       int argc, char **argv)
+{
+	const char *arg = optarg;
+	__u64 v;
+
+	if (!arg && optind < argc &&
+	    (!strcmp(argv[optind], "all") || !srl_parse_u64(argv[optind], &v)))
+		arg = argv[optind++];
+	st->have_lines = true;
+	if (!arg)
+		st->lines = LINES_DEFAULT;
+	else if (!strcmp(arg, "all"))
+		st->lines = UINT64_MAX;
+	else if (arg_number(cmd, "number of lines", arg, 0, UINT64_MAX,
+			    &st->lines))
+		return EXIT_USAGE;
+	/* -n 0: none of those held, as --new. */
+	if (!st->lines)
+		st->new_only = true;
+	return 0;
+}
+
+/*
+ * -g PATTERN: a POSIX extended regular expression, as grep -E takes it
+ * (journalctl's are PCRE2's), matched without regard to case when it has
+ * no capital letter, as journalctl does.
+ */
+static int parse_grep(const struct command *cmd, struct stream *st,
+		      const char *pattern)
+{
+	char msg[256];
+	const char *p;
+	int flags = REG_EXTENDED | REG_NOSUB, ret;
+
+	for (p = pattern; *p && !(*p >= 'A' && *p <= 'Z'); p++)
+		;
+	if (!*p)
+		flags |= REG_ICASE;
+	if (st->have_grep)
+		regfree(&st->grep);
+	st->have_grep = false;
+	ret = regcomp(&st->grep, pattern, flags);
+	if (ret) {
+		regerror(ret, &st->grep, msg, sizeof(msg));
+		return usage_error(cmd, "invalid pattern '%s': %s", pattern, msg);
+	}
+	st->have_grep = true;
+	return 0;
+}
+
+/*
  * The options of watch and dump; getopt_long() refuses those that the
  * command's table does not have.
  */
@@ -629,13 +776,23 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->follow = true;
 			break;
 		case 'n':
-			if (arg_number(cmd, "number of lines", optarg, 0,
-				       UINT64_MAX, &st->lines))
+			if (parse_lines(cmd, st, argc, argv))
 				return EXIT_USAGE;
-			st->have_lines = true;
-			/* -n 0: none of those held, as --new. */
-			if (!st->lines)
-				st->new_only = true;
+			break;
+		case 'r':
+			st->reverse = true;
+			break;
+		case 'g':
+			if (parse_grep(cmd, st, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'q':
+			st->quiet = true;
+			break;
+		case OPT_UTC:
+			format_time_utc(true);
+			break;
+		case OPT_NO_PAGER:
 			break;
 		case OPT_COUNT:
 			if (arg_number(cmd, "count", optarg, 1, UINT64_MAX,
@@ -661,10 +818,8 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 				return out_of_memory();
 			break;
 		case 'l':
-			if (strlen(optarg) > SRL_LABEL_MAX) {
-				report_label("", optarg);
-				return usage_hint(cmd);
-			}
+			if (strlen(optarg) > SRL_LABEL_MAX)
+				return arg_label_error(cmd, optarg);
 			memset(label, 0, sizeof(label));
 			memcpy(label, optarg, strlen(optarg));
 			if (append(&st->labels, &st->nr_labels, label,
@@ -672,7 +827,7 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 				return out_of_memory();
 			break;
 		case 'T':
-			st->iso_time = true;
+			st->time = TIME_AS_CTIME;
 			break;
 		case OPT_AFTER:
 			if (arg_number(cmd, "sequence number", optarg, 0,
@@ -690,14 +845,12 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 			st->no_mmap = true;
 			break;
 		case OPT_TIME_FORMAT:
-			if (!strcmp(optarg, "iso")) {
-				st->iso_time = true;
-			} else if (!strcmp(optarg, "ns")) {
-				st->iso_time = false;
-			} else {
-				return usage_error(cmd, "unknown time format '%s' (ns, iso)",
-						   optarg);
-			}
+			i = arg_name(cmd, "time format", optarg,
+				     time_format_names,
+				     ARRAY_SIZE(time_format_names));
+			if (i < 0)
+				return EXIT_USAGE;
+			st->time = i;
 			break;
 		default:
 			return other_option(cmd, opt);
@@ -717,6 +870,24 @@ static int stream_parse(const struct command *cmd, struct stream *st,
 	if (st->prev_device && st->follow)
 		return usage_error(cmd,
 				   "--boot -1 goes without -f: the previous boot's readings are all there");
+	/* As journalctl: the newest first cannot wait for newer ones. */
+	if (st->reverse && (st->follow || st->cursor_file))
+		return usage_error(cmd, "-r goes with neither -f nor --cursor-file");
+	/* -r: all of those held (or the last N), newest first. */
+	if (st->reverse && !st->have_lines) {
+		st->have_lines = true;
+		st->lines = UINT64_MAX;
+	}
+	/*
+	 * journalctl -f and tail -f show the last 10 before the new ones;
+	 * a cursor says where to go on, and --new, -n, --after say where
+	 * to start.
+	 */
+	if (st->follow && !st->have_lines && !st->new_only &&
+	    !st->have_after && !st->cursor_file) {
+		st->have_lines = true;
+		st->lines = LINES_DEFAULT;
+	}
 	return -1;
 }
 
@@ -741,6 +912,8 @@ static int stream_run(const struct command *cmd, struct stream *st,
 
 	if (st->cursor_file) {
 		status = cursor_load(st);
+		if (!status)
+			status = cursor_check(st);
 		if (status)
 			goto out_free;
 	}
@@ -811,22 +984,29 @@ out_free:
 	free(st->labels);
 	free(st->tail);
 	free(st->prev_device);
+	if (st->have_grep)
+		regfree(&st->grep);
 	return status;
 }
 
 /*
  * dump and watch take the same options: watch is dump -f. Old spellings
  * stay where they do not clash with journalctl's: -j/--json (-o json),
- * -T/--time-format, -N/--new (-n 0); watch -n COUNT became --count, as
- * -n is journalctl's (and tail's) number of lines.
+ * --time-format, -N/--new (-n 0); watch -n COUNT became --count, as -n is
+ * journalctl's (and tail's) number of lines, and -T dmesg -T's time.
  */
 const struct option stream_options[] = {
 	{ "boot",	required_argument,	NULL,	'b' },
 	{ "json",	no_argument,		NULL,	'j' },
 	{ "output",	required_argument,	NULL,	'o' },
 	{ "follow",	no_argument,		NULL,	'f' },
-	{ "lines",	required_argument,	NULL,	'n' },
+	{ "lines",	optional_argument,	NULL,	'n' },
 	{ "new",	no_argument,		NULL,	'N' },
+	{ "reverse",	no_argument,		NULL,	'r' },
+	{ "grep",	required_argument,	NULL,	'g' },
+	{ "quiet",	no_argument,		NULL,	'q' },
+	{ "utc",	no_argument,		NULL,	OPT_UTC },
+	{ "no-pager",	no_argument,		NULL,	OPT_NO_PAGER },
 	{ "since",	required_argument,	NULL,	'S' },
 	{ "until",	required_argument,	NULL,	'U' },
 	{ "count",	required_argument,	NULL,	OPT_COUNT },

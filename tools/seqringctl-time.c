@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seqringctl-time - the times a user types (--since, --until) and reads
- * (-o short, short-precise, short-iso, -T), in the forms journalctl(1)
- * takes and prints (systemd.time(7)), in local time.
+ * (-o short, short-precise, short-iso, verbose, -T), in the forms
+ * journalctl(1) and dmesg(1) take and print (systemd.time(7)), in local
+ * time, or in UTC after format_time_utc() (--utc).
  */
 
 /* strptime(), timegm() */
@@ -19,6 +20,25 @@
 #include "seqringctl.h"
 
 #define NSEC_PER_SEC	1000000000ULL
+
+/* --utc: the times printed are UTC's, not the local zone's. */
+static bool print_utc;
+
+void format_time_utc(bool utc)
+{
+	print_utc = utc;
+}
+
+/* gmtime_r() names the zone GMT; journalctl --utc writes UTC. */
+static struct tm *time_fields(time_t sec, struct tm *tm)
+{
+	if (!print_utc)
+		return localtime_r(&sec, tm);
+	if (!gmtime_r(&sec, tm))
+		return NULL;
+	tm->tm_zone = "UTC";
+	return tm;
+}
 
 static __u64 now_ns(void)
 {
@@ -190,7 +210,7 @@ static void format_local(char *buf, size_t size, __u64 ns, const char *fmt,
 	size_t n;
 	int i;
 
-	if (!localtime_r(&sec, &tm)) {
+	if (!time_fields(sec, &tm)) {
 		snprintf(buf, size, "-");
 		return;
 	}
@@ -210,27 +230,38 @@ static void append_offset(char *buf, size_t size, __u64 ns)
 	size_t n = strlen(buf);
 	struct tm tm;
 
-	if (localtime_r(&sec, &tm))
+	if (time_fields(sec, &tm))
 		strftime(zone, sizeof(zone), "%z", &tm);
 	snprintf(buf + n, size - n, "%.3s:%.2s", zone, zone + 3);
 }
 
+/*
+ * Each style: strftime()'s format, the digits of a second's fraction, and
+ * what follows them: ISO 8601's offset (+01:00), or a format of its own.
+ */
+static const struct {
+	const char *fmt;
+	int digits;
+	bool offset;
+	const char *after;
+} styles[] = {
+	[TIME_ISO_NS] = { "%Y-%m-%dT%H:%M:%S", 9, true, NULL },
+	[TIME_ISO] = { "%Y-%m-%dT%H:%M:%S", 0, true, NULL },
+	[TIME_SYSLOG] = { "%b %d %H:%M:%S", 0, false, NULL },
+	[TIME_SYSLOG_US] = { "%b %d %H:%M:%S", 6, false, NULL },
+	[TIME_CTIME] = { "[%a %b %e %H:%M:%S %Y]", 0, false, NULL },
+	[TIME_VERBOSE] = { "%a %Y-%m-%d %H:%M:%S", 6, false, " %Z" },
+};
+
 void format_time(char *buf, size_t size, __u64 ns, enum time_style style)
 {
-	switch (style) {
-	case TIME_ISO_NS:
-		format_local(buf, size, ns, "%Y-%m-%dT%H:%M:%S", 9);
+	size_t n;
+
+	format_local(buf, size, ns, styles[style].fmt, styles[style].digits);
+	if (styles[style].offset)
 		append_offset(buf, size, ns);
-		break;
-	case TIME_ISO:
-		format_local(buf, size, ns, "%Y-%m-%dT%H:%M:%S", 0);
-		append_offset(buf, size, ns);
-		break;
-	case TIME_SYSLOG:
-		format_local(buf, size, ns, "%b %d %H:%M:%S", 0);
-		break;
-	case TIME_SYSLOG_US:
-		format_local(buf, size, ns, "%b %d %H:%M:%S", 6);
-		break;
+	if (styles[style].after) {
+		n = strlen(buf);
+		format_local(buf + n, size - n, ns, styles[style].after, 0);
 	}
 }

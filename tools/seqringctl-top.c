@@ -420,9 +420,9 @@ struct frame {
 };
 
 /*
- * One line, cut at the terminal's width (labels are escaped to ASCII, so
- * a byte is a column) and cleared to its end; false once the screen is
- * full.
+ * One line, cut at the terminal's width (in cells: a label may hold
+ * characters two cells wide, or none) and cleared to its end; false once
+ * the screen is full.
  */
 static bool frame_line(struct frame *fr, const char *fmt, ...)
 {
@@ -440,8 +440,8 @@ static bool frame_line(struct frame *fr, const char *fmt, ...)
 	if ((size_t)len >= sizeof(line))
 		len = sizeof(line) - 1;
 	if (fr->top->interactive) {
-		if ((unsigned int)len > fr->top->cols)
-			len = fr->top->cols;
+		line[len] = '\0';
+		len = text_cut(line, fr->top->cols);
 		/* No newline after the last row: the screen would scroll. */
 		printf("%s%.*s\033[K", fr->lines ? "\n" : "", len, line);
 	} else {
@@ -481,7 +481,7 @@ static void format_age(char *buf, size_t size, __u64 ts, __u64 now)
 static bool draw_ring(struct frame *fr, const struct ring_view *r, __u64 now)
 {
 	char rate[24], readers[16], used[48], label[SRL_ESCAPED_LABEL_LEN];
-	char age[24];
+	char age[24], column[SRL_ESCAPED_LABEL_LEN + 16];
 	struct series *s;
 	size_t i;
 
@@ -517,9 +517,11 @@ static bool draw_ring(struct frame *fr, const struct ring_view *r, __u64 now)
 			frame_line(fr, "  ... %zu more", r->series.used - i);
 			break;
 		}
-		srl_escape_label(label, s[i].label);
+		/* As people write it, padded to 16 cells, not bytes. */
+		label_text(label, s[i].label);
+		text_pad(column, sizeof(column), label, 16);
 		format_age(age, sizeof(age), s[i].timestamp_ns, now);
-		if (!frame_line(fr, "  %-16s %10u %20lld %9s", label,
+		if (!frame_line(fr, "  %s %10u %20lld %9s", column,
 				s[i].channel, (long long)s[i].value, age))
 			break;
 	}
@@ -654,6 +656,36 @@ static int top_loop(struct top *top, unsigned long frames,
 	return EXIT_SUCCESS;
 }
 
+/*
+ * What the last frame could not show makes the exit status 1, as for any
+ * command that cannot read its device: no ring at all, or a ring that
+ * could not be opened or read (its reason on stderr, with the hint that
+ * open_error() gives).
+ */
+static int top_status(const struct top *top)
+{
+	int status = EXIT_SUCCESS;
+	size_t i;
+
+	if (!top->n) {
+		fputs("seqringctl: top: no ring: is the module loaded? try: modprobe seqring\n",
+		      stderr);
+		return EXIT_FAILURE;
+	}
+	for (i = 0; i < top->n; i++) {
+		if (top->rings[i]->gone || !top->rings[i]->err)
+			continue;
+		if (top->rings[i]->fd < 0)
+			status = open_error(top->rings[i]->path,
+					    top->rings[i]->err);
+		else
+			status = device_error(top->rings[i]->path,
+					      "cannot read readings",
+					      top->rings[i]->err);
+	}
+	return status;
+}
+
 /* "0.5", "2", "1.25": milliseconds, 100 ms to an hour. */
 static int parse_interval(const struct command *cmd, const char *str,
 			  long *ms)
@@ -763,6 +795,8 @@ int cmd_top(const struct command *cmd, const char *device,
 	status = top_loop(&top, frames, &waitmask);
 	if (top.interactive)
 		term_leave();
+	if (!status && !top_ended)
+		status = top_status(&top);
 out:
 	signals_restore(&cs);
 	/* main() re-raises it once the output is flushed, as for watch. */

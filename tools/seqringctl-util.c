@@ -7,6 +7,10 @@
  * The commands call these; nothing here calls a command.
  */
 
+/* asprintf() */
+#define _GNU_SOURCE
+
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -15,6 +19,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/seqring.h>
 
 #include "lib/libseqring.h"
@@ -39,32 +44,80 @@ int output_error(int err)
 	return EXIT_FAILURE;
 }
 
+void print_wrapped(FILE *f, const char *first, const char *indent,
+		   const char *text)
+{
+	size_t col = strlen(first), len, depth;
+	bool line_empty = !*first || first[col - 1] == ' ';
+	const char *p = text, *q;
+
+	fputs(first, f);
+	while (*p) {
+		/* One unit: up to a blank outside brackets. */
+		for (q = p, depth = 0; *q && (*q != ' ' || depth); q++) {
+			if (*q == '[')
+				depth++;
+			else if (*q == ']' && depth)
+				depth--;
+		}
+		len = q - p;
+		if (!line_empty && col + 1 + len > 79) {
+			fprintf(f, "\n%s", indent);
+			col = strlen(indent);
+			line_empty = true;
+		}
+		if (!line_empty) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, len, f);
+		col += len;
+		line_empty = false;
+		for (p = q; *p == ' '; p++)
+			;
+	}
+	fputc('\n', f);
+}
+
 static void print_cmd_usage(FILE *f, const struct command *cmd)
 {
-	fprintf(f, "Usage: seqringctl [-d DEVICE] %s%s%s\n", cmd->name,
-		*cmd->synopsis ? " " : "", cmd->synopsis);
+	char *text;
+
+	if (asprintf(&text, "seqringctl %s%s%s%s",
+		     cmd->no_device ? "" : "[-d DEVICE] ", cmd->name,
+		     *cmd->synopsis ? " " : "", cmd->synopsis) < 0) {
+		fprintf(f, "Usage: seqringctl %s %s\n", cmd->name,
+			cmd->synopsis);
+		return;
+	}
+	print_wrapped(f, "Usage: ", "           ", text);
+	free(text);
 }
 
 int usage_hint(const struct command *cmd)
 {
-	if (cmd)
+	if (cmd) {
 		print_cmd_usage(stderr, cmd);
-	fputs("Try 'seqringctl --help' for more information.\n", stderr);
+		fprintf(stderr, "Try 'seqringctl %s --help' for more information.\n",
+			cmd->name);
+	} else {
+		fputs("Try 'seqringctl --help' for more information.\n", stderr);
+	}
 	return EXIT_USAGE;
 }
 
-int cmd_help(const struct command *cmd)
+int command_help(const struct command *cmd)
 {
 	print_cmd_usage(stdout, cmd);
-	printf("%s\n%s", cmd->summary, cmd->options);
+	printf("\n%s\n", cmd->summary);
+	if (*cmd->options)
+		printf("\nOptions:\n%s", cmd->options);
 	return EXIT_SUCCESS;
 }
 
 int unexpected_arg(const struct command *cmd, const char *arg)
 {
-	fprintf(stderr, "seqringctl: %s: unexpected argument '%s'\n",
-		cmd->name, arg);
-	return usage_hint(cmd);
+	return usage_error(cmd, "unexpected argument '%s'", arg);
 }
 
 void report_number(const char *where, const char *what,
@@ -86,17 +139,53 @@ void report_label(const char *where, const char *label)
 		where, label, strlen(label), SRL_LABEL_MAX);
 }
 
-/* What a user can do about the two errors a new user meets first. */
+/*
+ * The rings there are, as the misc class lists them: "/dev/seqring,
+ * /dev/seqring-timerlat", or "" when there are none.
+ */
+static void list_rings(char *buf, size_t size)
+{
+	struct dirent *de;
+	size_t len = 0;
+	DIR *dir;
+
+	buf[0] = '\0';
+	dir = opendir("/sys/class/misc");
+	while (dir && (de = readdir(dir)))
+		if (!strcmp(de->d_name, "seqring") ||
+		    !strncmp(de->d_name, "seqring-", 8) ||
+		    !strcmp(de->d_name, "seqring.prev"))
+			len += snprintf(buf + len, len < size ? size - len : 0,
+					"%s/dev/%s", len ? ", " : "",
+					de->d_name);
+	if (dir)
+		closedir(dir);
+}
+
+/* What a user can do about the errors a new user meets first. */
 int open_error(const char *device, int err)
 {
-	fprintf(stderr, "seqringctl: cannot open %s: %s\n",
-		device, strerror(-err));
-	if (err == -ENOENT)
+	char rings[512];
+
+	fprintf(stderr, "seqringctl: %s: cannot open: %s\n", device,
+		strerror(-err));
+	if (err == -ENOENT && access("/sys/module/seqring", F_OK)) {
 		fputs("seqringctl: is the module loaded? try: modprobe seqring\n",
 		      stderr);
-	else if (err == -EACCES)
+	} else if (err == -ENOENT) {
+		list_rings(rings, sizeof(rings));
+		if (*rings)
+			fprintf(stderr,
+				"seqringctl: %s: no such ring; the rings are: %s\n",
+				device, rings);
+		else
+			fprintf(stderr,
+				"seqringctl: %s: no such ring; the module is loaded, but no ring has a device (is udev running?)\n",
+				device);
+	} else if (err == -EACCES) {
 		fprintf(stderr,
 			"seqringctl: the device is for root and the members of group seqring: usermod -aG seqring USER (then log in again)\n");
+	}
 	return EXIT_FAILURE;
 }
 
@@ -106,6 +195,15 @@ int device_error(const char *device, const char *what, int err)
 		strerror(-err),
 		err == -ENOTTY ? " (not a seqring device?)" : "");
 	return EXIT_FAILURE;
+}
+
+int arg_label_error(const struct command *cmd, const char *label)
+{
+	char where[32];
+
+	snprintf(where, sizeof(where), "%s: ", cmd->name);
+	report_label(where, label);
+	return usage_hint(cmd);
 }
 
 int out_of_memory(void)
@@ -179,15 +277,16 @@ int usage_error(const struct command *cmd, const char *fmt, ...)
 	return usage_hint(cmd);
 }
 
+/* getopt_long() said what was wrong (main() names it after the command). */
 int other_option(const struct command *cmd, int opt)
 {
-	return opt == 'h' ? cmd_help(cmd) : usage_hint(cmd);
+	return opt == 'h' ? command_help(cmd) : usage_hint(cmd);
 }
 
 int arg_number(const struct command *cmd, const char *what, const char *str,
 	       __u64 min, __u64 max, __u64 *val)
 {
-	char range[48];
+	char range[48], where[32];
 	int ret;
 
 	ret = srl_parse_u64(str, val);
@@ -197,7 +296,8 @@ int arg_number(const struct command *cmd, const char *what, const char *str,
 		return 0;
 	snprintf(range, sizeof(range), "%llu..%llu", (unsigned long long)min,
 		 (unsigned long long)max);
-	report_number("", what, str, ret, range);
+	snprintf(where, sizeof(where), "%s: ", cmd->name);
+	report_number(where, what, str, ret, range);
 	return usage_hint(cmd);
 }
 

@@ -8,8 +8,14 @@
  * clear and capacity, seqringctl-metrics.c stats, seqringctl-stream.c dump and
  * watch (which sends to the journal through seqringctl-journal.c),
  * seqringctl-top.c top; they use seqringctl-util.c's messages,
- * seqringctl-series.c's table of the latest readings (stats, top) and
- * libseqring (lib/), which calls nothing of the tool's.
+ * seqringctl-text.c's labels as people read them, seqringctl-time.c's
+ * times, seqringctl-series.c's table of the latest readings (stats, top)
+ * and libseqring (lib/), which calls nothing of the tool's.
+ *
+ * Every message on stderr starts with "seqringctl: ", then says what it is
+ * about: the command, for a usage error ("seqringctl: dump: unknown output
+ * mode 'x' ..."); the device, file or input line, for a run-time error
+ * ("seqringctl: /dev/seqring: cannot read stats: ...").
  */
 #ifndef _SEQRINGCTL_H_
 #define _SEQRINGCTL_H_
@@ -17,6 +23,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/seqring.h>
 
 #include "lib/libseqring.h"
@@ -44,6 +51,8 @@ struct command {
 	const struct option *longopts;
 	int (*run)(const struct command *cmd, const char *device,
 		   int argc, char **argv);
+	/* Its usage has no [-d DEVICE]: it opens none (help). */
+	bool no_device;
 };
 
 /*
@@ -60,6 +69,11 @@ extern int fatal_signal;
  */
 int usage_hint(const struct command *cmd);
 int unexpected_arg(const struct command *cmd, const char *arg);
+/*
+ * Why @device cannot be opened, and what to do: load the module, join
+ * group seqring, or (the module loaded, the ring missing) which rings
+ * there are.
+ */
 int open_error(const char *device, int err);
 int device_error(const char *device, const char *what, int err);
 /*
@@ -70,13 +84,26 @@ int device_error(const char *device, const char *what, int err);
 int output_error(int err);
 
 /* --help of a command: its usage, summary and options, on stdout. */
-int cmd_help(const struct command *cmd);
+int command_help(const struct command *cmd);
 
-/* "invalid WHAT 'STR': ..." for a number; @where is "" or "stdin:LINE: ". */
+/*
+ * @text on @f, its lines no wider than 79 columns: broken at blanks
+ * outside brackets (a synopsis: "[-c CHANNEL]" stays whole), the first
+ * line after @first, the others after @indent.
+ */
+void print_wrapped(FILE *f, const char *first, const char *indent,
+		   const char *text);
+
+/*
+ * "invalid WHAT 'STR': ..." for a number; @where is "COMMAND: " for an
+ * argument, "stdin:LINE: " for an input line.
+ */
 void report_number(const char *where, const char *what, const char *str,
 		   int err, const char *range);
 /* "label 'LABEL' has N bytes, at most 15" */
 void report_label(const char *where, const char *label);
+/* The same for an argument of @cmd: a usage error, EXIT_USAGE. */
+int arg_label_error(const struct command *cmd, const char *label);
 int out_of_memory(void);
 
 /*
@@ -120,11 +147,35 @@ int journal_send(int fd, const struct seqring_record *rec);
 
 /*
  * The journal entry's MESSAGE, which -o cat and the short forms print too:
- * "channel 3 value -7 label back\040door" (the listing's escaping).
+ * "channel 3 value -7 label back door" (the label as label_text() writes
+ * it).
  */
 #define JOURNAL_MESSAGE_LEN	(64 + SRL_ESCAPED_LABEL_LEN)
 void reading_message(char *buf, size_t size,
 		     const struct seqring_reading *r);
+/* The same entry in the journal's export format, on stdout (-o export). */
+void journal_export(const struct seqring_record *rec);
+/* The same entry as journalctl -o verbose shows one, on stdout. */
+void journal_verbose(const struct seqring_record *rec, const char *ring);
+
+/* The locale, for text_cells(): once, before any output. */
+void text_init(void);
+/*
+ * A label as people read it (seqringctl-text.c): valid UTF-8 as it is,
+ * \ooo for invalid bytes, control characters and the backslash; "-" for
+ * none. @buf holds SRL_ESCAPED_LABEL_LEN bytes.
+ */
+void label_text(char *buf, const char *label);
+/* Valid UTF-8 without a control character: text a terminal shows as is. */
+bool text_printable(const char *s, size_t len);
+/* The terminal cells UTF-8 text @s takes (wcwidth(3)). */
+size_t text_cells(const char *s);
+/* @s, then blanks up to @cells cells, into @buf. */
+void text_pad(char *buf, size_t size, const char *s, size_t cells);
+/* The bytes of @s that fit in @cells cells, whole characters only. */
+size_t text_cut(const char *s, size_t cells);
+/* "s" unless @n is 1: "1 reading", "2 readings". */
+const char *plural(unsigned long long n);
 
 /*
  * The signals a command that waits (watch, top) catches: delivered only
@@ -159,16 +210,20 @@ int finish(int status);
  */
 int parse_time(const char *s, __u64 *ns);
 
-/* How a reading's time is printed, in local time. */
+/* How a reading's time is printed, in local time (or UTC: --utc). */
 enum time_style {
-	TIME_ISO_NS,	/* 2026-12-04T21:07:31.123456789+01:00 (-T, JSON) */
+	TIME_ISO_NS,	/* 2026-12-04T21:07:31.123456789+01:00 (iso, JSON) */
 	TIME_ISO,	/* 2026-12-04T21:07:31+01:00 (-o short-iso) */
 	TIME_SYSLOG,	/* Dec 04 21:07:31 (-o short) */
 	TIME_SYSLOG_US,	/* Dec 04 21:07:31.123456 (-o short-precise) */
+	TIME_CTIME,	/* [Fri Dec  4 21:07:31 2026] (-T, as dmesg -T) */
+	TIME_VERBOSE,	/* Fri 2026-12-04 21:07:31.123456 CET (-o verbose) */
 };
 
-#define TIME_LEN	40
+#define TIME_LEN	48
 void format_time(char *buf, size_t size, __u64 ns, enum time_style style);
+/* --utc: every time printed from now on is UTC's. */
+void format_time_utc(bool utc);
 
 /* The latest reading of one channel and label. */
 struct series {
@@ -214,9 +269,13 @@ DECLARE_COMMAND(stats);
 DECLARE_COMMAND(clear);
 DECLARE_COMMAND(capacity);
 DECLARE_COMMAND(top);
+DECLARE_COMMAND(help);
 
-/* dump and watch (dump -f) take the same options. */
-#define STREAM_SHORTOPTS	"+b:jo:fn:NS:U:c:l:Th"
+/*
+ * dump and watch (dump -f) take the same options. -n takes its number in
+ * the next word too (-n 5), or none (10), as journalctl's does.
+ */
+#define STREAM_SHORTOPTS	"+b:fn::NrS:U:o:jTqg:c:l:h"
 extern const struct option stream_options[];
 int cmd_dump(const struct command *cmd, const char *device,
 	     int argc, char **argv);

@@ -15,6 +15,22 @@ rings a driver created), through the ioctls and the stream of
         for rec in ring.follow(timeout=5.0, cursor_file="/var/tmp/cursor"):
             ...                                # new ones; stops after 5 s without
 
+A label is text: push() takes a str (or bytes), at most 15 bytes in
+UTF-8, and Record.label is a str. A label that is not valid UTF-8 (a C
+producer may push any bytes) is decoded as os.fsdecode() decodes a file
+name, each byte that is not UTF-8 a lone surrogate (errors=
+"surrogateescape"): nothing is lost, Record.label_bytes gives the bytes
+back, and push() takes such a str and stores those bytes again.
+
+Arguments are checked before anything is sent: a number out of its range
+raises OverflowError, a wrong type TypeError, a label too long ValueError,
+each naming the argument ("channel -1 is out of range 0..4294967295").
+
+It reads the stream (read() and poll() on the device), never the mapping:
+the mapping's consumer protocol (the UAPI header's DOC: mapping,
+libseqring's srl_map_*) needs atomic loads and fences that Python does
+not have, and a Python consumer gains nothing from skipping read().
+
 The layouts below are checked against the UAPI header by
 tests/packages/26-python.sh, which compiles the header and compares every
 size, offset and ioctl number with LAYOUTS and IOCTLS.
@@ -70,33 +86,67 @@ IOCTLS = {
 }
 
 Reading = namedtuple("Reading", "value channel label timestamp_ns",
-                     defaults=(0, b"", 0))
-Record = namedtuple("Record", "seq timestamp_ns value channel label")
+                     defaults=(0, "", 0))
 Stats = namedtuple("Stats", "capacity count total dropped cleared "
                    "oldest_seq newest_seq lost")
+
+
+class Record(namedtuple("Record", "seq timestamp_ns value channel label")):
+    """A reading read back: its label a str (see the module's help)."""
+    __slots__ = ()
+
+    @property
+    def label_bytes(self):
+        """The label's bytes, as the ring holds them."""
+        return self.label.encode("utf-8", "surrogateescape")
+
+
+# The range of each field of struct seqring_reading, for the messages.
+_RANGES = {
+    "value": (-2**63, 2**63 - 1),
+    "channel": (0, 2**32 - 1),
+    "timestamp_ns": (0, 2**64 - 1),
+    "capacity": (0, 2**32 - 1),
+}
+
+
+def _number(name, v):
+    """@v checked for the field @name: an int within its range."""
+    if not isinstance(v, int):
+        raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    lo, hi = _RANGES[name]
+    if not lo <= v <= hi:
+        raise OverflowError(f"{name} {v} is out of range {lo}..{hi}")
+    return v
 
 
 def _label(label):
     """A label as the bytes the ring keeps: str as UTF-8, at most 15."""
     if isinstance(label, str):
-        label = label.encode()
+        label = label.encode("utf-8", "surrogateescape")
+    elif not isinstance(label, (bytes, bytearray)):
+        raise TypeError(f"label must be a str or bytes, "
+                        f"not {type(label).__name__}")
     if len(label) > LABEL_LEN - 1:
         raise ValueError(f"label {label!r} has {len(label)} bytes, "
                          f"at most {LABEL_LEN - 1}")
-    return label
+    return bytes(label)
 
 
 def _pack(reading):
     r = reading if isinstance(reading, Reading) else Reading(*reading)
-    return _READING.pack(r.timestamp_ns, r.value, r.channel, 0,
-                         _label(r.label))
+    return _READING.pack(_number("timestamp_ns", r.timestamp_ns),
+                         _number("value", r.value),
+                         _number("channel", r.channel), 0, _label(r.label))
 
 
 def unpack_records(buf):
     """The records in @buf, whole struct seqring_record each."""
     for off in range(0, len(buf) - len(buf) % _RECORD.size, _RECORD.size):
         seq, ts, value, channel, _flags, label = _RECORD.unpack_from(buf, off)
-        yield Record(seq, ts, value, channel, label.split(b"\0", 1)[0])
+        yield Record(seq, ts, value, channel,
+                     label.split(b"\0", 1)[0].decode("utf-8",
+                                                      "surrogateescape"))
 
 
 def load_cursor(path):
@@ -142,15 +192,21 @@ class Ring:
     def __exit__(self, *exc):
         self.close()
 
-    def push(self, value, channel=0, label=b"", timestamp_ns=0):
+    def push(self, value, channel=0, label="", timestamp_ns=0):
         """One reading; timestamp_ns 0 lets the driver stamp it."""
         fcntl.ioctl(self.fd, IOCTLS["SEQRING_IOC_PUSH"],
                     _pack(Reading(value, channel, label, timestamp_ns)))
 
     def push_batch(self, readings):
         """Readings (Reading or (value, channel, label[, ts]) tuples), in
-        batches of BATCH_MAX, each stored whole or not at all."""
-        packed = [_pack(r) for r in readings]
+        batches of BATCH_MAX, each stored whole or not at all; nothing is
+        pushed if one of them is wrong (the error names its index)."""
+        packed = []
+        for i, r in enumerate(readings):
+            try:
+                packed.append(_pack(r))
+            except (TypeError, ValueError, OverflowError) as e:
+                raise type(e)(f"readings[{i}]: {e}") from None
         for i in range(0, len(packed), BATCH_MAX):
             chunk = bytearray(b"".join(packed[i:i + BATCH_MAX]))
             addr = _address(chunk)
@@ -167,7 +223,7 @@ class Ring:
 
     def set_capacity(self, capacity):
         fcntl.ioctl(self.fd, IOCTLS["SEQRING_IOC_SET_CAPACITY"],
-                    _U32.pack(capacity))
+                    _U32.pack(_number("capacity", capacity)))
 
     def _read(self):
         """Records from this file's cursor; [] when there are none yet.

@@ -30,7 +30,7 @@ def test_push_one_reading(ring):
     ring.push(21, channel=3, label="kitchen")
     recs = list(ring.readings())
     assert [(r.seq, r.value, r.channel, r.label) for r in recs] == \
-        [(before + 1, 21, 3, b"kitchen")]
+        [(before + 1, 21, 3, "kitchen")]
 
 
 def test_push_stamps_with_the_drivers_time(ring):
@@ -47,7 +47,7 @@ def test_push_batch_in_order(ring):
     ring.push_batch(batch)
     recs = list(ring.readings())
     assert [(r.value, r.channel, r.label) for r in recs] == \
-        [(v, c, lab.encode()) for v, c, lab in batch]
+        [(v, c, lab) for v, c, lab in batch]
     assert [r.seq for r in recs] == list(range(recs[0].seq, recs[0].seq + 50))
 
 
@@ -108,7 +108,7 @@ def test_follow_yields_a_reading_pushed_later(ring):
     t.start()
     got = [(r.value, r.label) for r in ring.follow(timeout=2)]
     t.join()
-    assert got == [(42, b"late")]
+    assert got == [(42, "late")]
 
 
 def test_follow_resumes_from_a_cursor_file(ring, tmp_path):
@@ -135,6 +135,38 @@ def test_label_too_long_pushes_nothing(ring):
     total = ring.stats().total
     with pytest.raises(ValueError):
         ring.push(1, label="sixteen bytes!!!")
+    assert ring.stats().total == total
+
+
+def test_labels_are_text_and_any_bytes_come_back(ring):
+    ring.push(1, label="café")
+    ring.push(2, label=b"caf\xe9")                     # not UTF-8
+    a, b = list(ring.readings())
+    assert (a.label, a.label_bytes) == ("café", "café".encode())
+    assert (b.label, b.label_bytes) == ("caf\udce9", b"caf\xe9")
+    ring.push(3, label=b.label)                        # the str goes back
+    assert list(ring.readings())[-1].label_bytes == b"caf\xe9"
+
+
+def test_bad_arguments_name_the_argument(ring):
+    total = ring.stats().total
+    for args, error, name in [
+            (dict(value=2**63), OverflowError, "value"),
+            (dict(value=-2**63 - 1), OverflowError, "value"),
+            (dict(value=1, channel=-1), OverflowError, "channel"),
+            (dict(value=1, channel=2**32), OverflowError, "channel"),
+            (dict(value=1, timestamp_ns=-1), OverflowError, "timestamp_ns"),
+            (dict(value="1"), TypeError, "value"),
+            (dict(value=1, label=7), TypeError, "label")]:
+        with pytest.raises(error, match=f"^{name} "):
+            ring.push(**args)
+    assert ring.stats().total == total
+
+
+def test_bad_reading_in_a_batch_names_its_index(ring):
+    total = ring.stats().total
+    with pytest.raises(OverflowError, match=r"^readings\[1\]: channel "):
+        ring.push_batch([(1, 0, ""), (2, -1, "")])
     assert ring.stats().total == total
 
 

@@ -14,7 +14,7 @@
 #     first two CPUs, seqring_push() each a round, with no system call
 #     between the barrier and the push, so the two align closer.
 # Each runs for the seconds given by seqringtest.two_producers_s= on the
-# kernel command line (default 10; `make check-all` gives 120).
+# kernel command line (default 5; `make check-all` gives 120).
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
@@ -25,9 +25,9 @@ NMI=/sys/kernel/debug/seqring_nmi
 plan 11
 
 secs=$(sed -n 's/.*seqringtest\.two_producers_s=\([0-9]*\).*/\1/p' /proc/cmdline)
-secs=${secs:-10}
+secs=${secs:-5}
 check_load "load seqring.ko: a fresh ring, nobody else pushes"
-tap_prog 2 "" two_producers /dev/seqring "$secs"
+tap_program "" 2 "$BIN/two_producers" /dev/seqring "$secs"
 check_unload "unload seqring.ko"
 
 if [ ! -f "$NMI_KO" ]; then

@@ -14,6 +14,6 @@ plan 5
 
 check_load "load seqring.ko with room for every reading (capacity=131072)" \
 	capacity=131072
-tap_prog 3 "" batch_shared 4 10
+tap_program "" 3 "$BIN/batch_shared" 4 10
 check_unload "unload seqring.ko"
 done_testing

@@ -13,6 +13,6 @@
 plan 6
 
 check_load "load seqring.ko capacity=64000 (64 batches of 1000)" capacity=64000
-tap_prog 4 "" batch_chunks -b 1000 -t 10
+tap_program "" 4 "$BIN/batch_chunks" -b 1000 -t 10
 check_unload "unload seqring.ko"
 done_testing

@@ -47,12 +47,10 @@ check_load "load seqring.ko capacity=1048576" capacity=1048576
 run_starve() {
 	_rs_prefix=$1
 	shift
-	"$BIN/starve" -l 200 "$@" >"$T/starve.tap" 2>&1
-	_rs_rc=$?
+	tap_program "$_rs_prefix" 3 "$BIN/starve" -l 200 "$@"
 	# Off again whatever happened to the program (it turns it on).
 	echo 0 >"$EVENT/enable" 2>/dev/null
 	echo 0 >"$EVENT/filter" 2>/dev/null
-	tap_include_all 3 "$_rs_prefix" "$T/starve.tap" starve "$_rs_rc"
 }
 
 run_starve "[idle] "
@@ -69,10 +67,7 @@ fi
 # cpu_controller: cgroup v2 mounted (the guest's /init mounts no cgroups)
 # with the cpu controller on for its children; why not in $T/err.
 cpu_controller() {
-	if ! grep -q "^cgroup2 $CG " /proc/mounts; then
-		mkdir -p "$CG"
-		mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
-	fi
+	cgroup2_mounted
 	echo +cpu >"$CG/cgroup.subtree_control" 2>"$T/err"
 	rmdir "$GROUP" 2>/dev/null
 	grep -qw cpu "$CG/cgroup.subtree_control" 2>/dev/null

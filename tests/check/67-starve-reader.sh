@@ -20,7 +20,7 @@ fi
 
 check_load "load seqring.ko capacity=4096" capacity=4096
 
-tap_prog 4 "" starve_reader
+tap_program "" 4 "$BIN/starve_reader"
 
 check_unload "unload seqring.ko"
 

@@ -20,7 +20,7 @@ dev=${SEQRING_DEV:-/dev/seqring}
 listing=${SEQRING_LISTING:-/proc/seqring}
 module=${SEQRING_MODULES:-/modules}/seqring.ko
 
-plan=29
+plan=34
 n=0
 nfail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/80-tool.XXXXXX") || exit 1
@@ -262,11 +262,11 @@ check "after clear the next push continues the sequence numbers" \
 
 # --- open errors ----------------------------------------------------------
 
-"$ctl" -d /dev/seqring-missing stats >"$out" 2>"$err"
+"$ctl" -d /dev/seqring-Bad_Name stats >"$out" 2>"$err"
 rc=$?
-check "no such device: exit 1, a hint to load the module" \
-	"rc=1 said=yes" \
-	"rc=$rc said=$(said 'is the module loaded? try: modprobe seqring')"
+check "no such ring, the module loaded: exit 1, 'no such ring' and the rings there are, no hint to load it" \
+	"rc=1 said=yes listed=yes hint=no" \
+	"rc=$rc said=$(said '/dev/seqring-Bad_Name: no such ring') listed=$(said 'the rings are: /dev/seqring') hint=$(said 'is the module loaded')"
 
 # tester (uid 1000) is not in group seqring.
 stress_runas 1000 1000 "$ctl" -d "$dev" stats >"$out" 2>"$err"
@@ -290,6 +290,40 @@ check "unknown command exits 2 and names it" \
 
 run stats --bogus
 check "unknown option exits 2" "rc=2" "rc=$rc"
+
+# Every usage error says "seqringctl: COMMAND: " first, whoever found it
+# (getopt, a number, a mode); the usage after it is no wider than 79.
+prefixes=
+for args in "push 12abc" "push -c -1 1" "top -n 0" "dump --bogus" "stats -f json" \
+	"feed -x" "dump -o shrot" "capacity 0" "watch -n many" "clear extra"; do
+	# shellcheck disable=SC2086 # the arguments are words
+	"$ctl" -d "$dev" $args >"$out" 2>"$err"
+	case $(head -n 1 "$err") in
+	"seqringctl: ${args%% *}: "*) ;;
+	*) prefixes="$prefixes [$args: $(head -n 1 "$err")]" ;;
+	esac
+	awk 'NR > 1 && length($0) > 79 { exit 1 }' "$err" ||
+		prefixes="$prefixes [$args: a line over 79 columns]"
+done
+check "usage errors: 'seqringctl: COMMAND: ' first, no usage line over 79 columns" "" "$prefixes"
+
+"$ctl" help >"$out" 2>"$err"
+rc=$?
+"$ctl" --help >"$tmp/help"
+check "seqringctl help: exit 0, the same as --help" "rc=0 same=yes" \
+	"rc=$rc same=$(cmp -s "$out" "$tmp/help" && echo yes)"
+"$ctl" help dump >"$out" 2>"$err"
+rc=$?
+"$ctl" dump --help >"$tmp/help"
+check "seqringctl help dump: exit 0, the same as dump --help" "rc=0 same=yes" \
+	"rc=$rc same=$(cmp -s "$out" "$tmp/help" && echo yes)"
+run help frobnicate
+check "seqringctl help frobnicate: exit 2, naming it" \
+	"rc=2 said=yes" "rc=$rc said=$(said "help: unknown command 'frobnicate'")"
+
+printf '5\n' >"$tmp/one"
+feed_input "$tmp/one" -v
+check "feed -v of one line: '1 reading pushed'" "rc=0 1 reading pushed" "rc=$rc $(cat "$out")"
 
 rm -rf "$tmp"
 if ! rmmod seqring; then

@@ -127,8 +127,8 @@ is "1000000000.123456789" \
 	"seqring_reading_timestamp_seconds: the reading's time, to the nanosecond"
 seqringctl stats --readings >"$T/x" 2>&1
 is 2 $? "--readings without --format=prometheus is a usage error (exit 2)"
-seqringctl stats --format=prometheus --readings --output="$T/seqring.prom" >"$T/x" 2>&1
-is "0 0" "$? $(wc -c <"$T/x")" "--output=FILE: exit 0, nothing on stdout"
+seqringctl stats -o prometheus --readings --output-file="$T/seqring.prom" >"$T/x" 2>&1
+is "0 0" "$? $(wc -c <"$T/x")" "--output-file=FILE: exit 0, nothing on stdout"
 # The same but for the time of the run.
 grep -v '^seqring_last_scrape' "$T/r" >"$T/r1"
 grep -v '^seqring_last_scrape' "$T/seqring.prom" >"$T/p1"
@@ -154,7 +154,7 @@ while read -r name dev pattern; do
 	ring=${dev##*/}
 	before=$(date +%s)
 	seqringctl -d "$dev" stats --format=prometheus --readings \
-		--output="$T/seqring.prom" >"$T/x" 2>"$T/e"
+		--output-file="$T/seqring.prom" >"$T/x" 2>"$T/e"
 	st=$?
 	got="$st $(grep -c '^seqring_' "$T/seqring.prom")"
 	got="$got $(sed -n "s|^seqring_up{device=\"$dev\",ring=\"$ring\"} ||p" "$T/seqring.prom")"
@@ -171,6 +171,6 @@ EOF
 before=$(date +%s)
 out=$(seqringctl stats --format=prometheus 2>/dev/null)
 is "1 0" "$? $(up_sample seqring_up "$out")" \
-	"without --output: seqring_up 0 on stdout, exit 1"
+	"without --output-file: seqring_up 0 on stdout, exit 1"
 
 done_testing

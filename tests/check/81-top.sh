@@ -18,7 +18,7 @@
 
 CTL=${SEQRINGCTL:-seqringctl}
 
-plan 21
+plan 23
 
 check_load "load seqring.ko capacity=8" capacity=8
 
@@ -48,9 +48,9 @@ is "0 1 " "$? $(grep -c '^seqringctl top - ' "$T/f1") $(cat "$T/e1")" \
 is "4 0 4/8 50%" \
 	"$(for n in 3 4 6 7; do ring_field "$T/f1" seqring $n; done | words)" \
 	"its line of seqring: pushed, dropped, held/capacity and used as GET_STATS has them"
-is '1 kitchen 11;2 back\040door 20;3 - -30;' \
-	"$(awk '/^  / && !/LATEST VALUE/ { printf "%s %s %s;", $2, $1, $3 }' "$T/f1")" \
-	"the latest value of each channel and label, labels escaped as in the listing"
+is "$(printf '  %-16s %10s %20s;' kitchen 1 11 "back door" 2 20 - 3 -30)" \
+	"$(awk '/^  / && !/LATEST VALUE/ { printf "%s;", substr($0, 1, 50) }' "$T/f1")" \
+	"the latest value of each channel and label, labels as people write them, in a column of 16"
 
 push 10 >/dev/null
 "$CTL" top -i 0.1 >"$T/f2"
@@ -160,6 +160,14 @@ fi
 "$CTL" top -i 0.05 >/dev/null 2>"$T/u"
 is 2 $? "-i 0.05: a usage error (0.1 s at least)"
 
+# A ring it cannot show, or none, makes the status 1, as for any command.
+"$BIN/stress_runas" 1000 1000 "$CTL" top -i 0.1 >"$T/f7" 2>"$T/e7"
+is "1 yes yes" "$? $(grep -q 'seqring .*Permission denied' "$T/f7" && echo yes) $(grep -q '/dev/seqring: cannot open: Permission denied' "$T/e7" && echo yes)" \
+	"no permission (tester): the frame says why, exit 1, stderr says why too"
+
 check_unload "unload seqring.ko"
+"$CTL" top -i 0.1 >"$T/f8" 2>"$T/e8"
+is "1 yes" "$? $(grep -q 'no ring: is the module loaded' "$T/e8" && echo yes)" \
+	"no ring at all: exit 1, stderr says to load the module"
 
 done_testing

@@ -138,7 +138,7 @@ watch_head() {
 	rm -f "$T/rc" "$T/pid"
 	(
 		[ "$1" = ignore ] && trap '' PIPE
-		"$CTL" watch 2>"$T/pe" &
+		"$CTL" watch -n all 2>"$T/pe" &
 		echo $! >"$T/pid"
 		wait $!
 		echo $? >"$T/rc"

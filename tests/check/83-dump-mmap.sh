@@ -17,7 +17,7 @@
 
 CTL=${SEQRINGCTL:-seqringctl}
 
-plan 32
+plan 35
 
 # ---- the library, without the driver ----
 for p in map_unit map_unit32; do
@@ -65,11 +65,12 @@ same() {
 			"mapping: $(head -c 300 "$T/m.out") $(cat "$T/m.err")"
 	fi
 }
-for mode in listing short short-precise short-iso json json-pretty cat; do
+for mode in listing short short-precise short-iso json json-pretty cat verbose export; do
 	same -o "$mode"
 done
 same -T
 same -n 5
+same -r -n 7
 same -c 2 -l "back door"
 same --count=3 -c 4
 # From a cursor whose readings were overwritten: stderr says how many.
@@ -77,9 +78,9 @@ same --after=20
 same --since=@1000000000 --until=@1000000001
 
 # ---- watch ----
-watch_bg "$T/wm" "$T/wme"
+watch_bg "$T/wm" "$T/wme" -n all
 m_pid=$WATCH_PID
-watch_bg "$T/wr" "$T/wre" --no-mmap
+watch_bg "$T/wr" "$T/wre" --no-mmap -n all
 r_pid=$WATCH_PID
 { wait_lines "$T/wm" 64 && wait_lines "$T/wr" 64; } ||
 	diag "the watches printed $(wc -l <"$T/wm") and $(wc -l <"$T/wr") lines, not 64"

@@ -5,8 +5,8 @@
 # (guest, busybox ash): dump prints what the ring holds (the lines of
 # /proc/seqring) and exits, also while pushes go on; --channel and --label
 # keep only matching readings (each repeatable: any of them; both: all);
-# -T / --time-format=iso prints the time as ISO 8601, and JSON has it as
-# "time". jq (tests/check/binaries.txt) reads the JSON.
+# --time-format=iso prints the time as ISO 8601, -T (--time-format=ctime)
+# as dmesg -T does, and JSON has it as "time". jq (tests/check/binaries.txt) reads the JSON.
 
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
@@ -48,11 +48,12 @@ is "10 20 30 40" "$(values "$T/d")" "dump -l 'back door' -l kitchen: either"
 "$CTL" dump -c 2 -l kitchen >"$T/d"
 is "40" "$(values "$T/d")" "dump -c 2 -l kitchen: both"
 
-"$CTL" dump -T >"$T/d"
+"$CTL" dump --time-format=iso >"$T/d"
 is "2001-09-09T01:46:40.123456789+00:00" "$(tail -n 1 "$T/d" | cut -d ' ' -f 2)" \
-	"dump -T: the time as ISO 8601 with nanoseconds and the offset (TZ unset: UTC)"
-"$CTL" dump --time-format=iso >"$T/i"
-same_file "$T/d" "$T/i" "--time-format=iso is -T"
+	"dump --time-format=iso: the time as ISO 8601 with nanoseconds and the offset (TZ unset: UTC)"
+"$CTL" dump -T >"$T/i"
+is "5 [Sun Sep  9 01:46:40 2001] 1 50 -" "$(tail -n 1 "$T/i")" \
+	"dump -T: the time as dmesg -T prints it, in brackets"
 "$CTL" dump --time-format=ns >"$T/n"
 same_file "$T/l" "$T/n" "--time-format=ns is the default"
 "$CTL" dump --time-format=rfc >"$T/n" 2>"$T/e"

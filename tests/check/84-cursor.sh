@@ -12,7 +12,7 @@
 
 CTL=${SEQRINGCTL:-seqringctl}
 
-plan 20
+plan 21
 
 check_load "load seqring capacity=8" capacity=8
 
@@ -90,6 +90,11 @@ like "$(cat "$T/e")" 'cursor 1000 is past the newest reading ever pushed \(37\)'
 	"a cursor past the newest reading (from before a reload) is said on stderr"
 is "31 37 37" "$(head -n 1 "$T/d" | cut -d ' ' -f 1) $(tail -n 1 "$T/d" | cut -d ' ' -f 1) $(cat "$cur")" \
 	"... and reading starts at the oldest held"
+
+# A cursor that cannot be saved: said before any reading is shown.
+"$CTL" dump --cursor-file /nonexistent/cursor >"$T/d" 2>"$T/e"
+is "1 0 yes" "$? $(wc -l <"$T/d") $(grep -q '/nonexistent/cursor: cannot save the cursor' "$T/e" && echo yes)" \
+	"a cursor file that cannot be saved: exit 1 before any reading is shown, naming it"
 
 echo bogus >"$cur"
 "$CTL" dump --cursor-file "$cur" >"$T/d" 2>"$T/e"

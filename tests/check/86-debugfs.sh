@@ -8,7 +8,7 @@
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 27
+plan 28
 
 KEYS="capacity count total dropped cleared oldest_seq newest_seq lost lost_full lost_dead lost_broken record_size ring_bytes clients"
 CMP_KEYS="capacity count total dropped cleared oldest_seq newest_seq lost"
@@ -156,6 +156,20 @@ fi
 [ "$p2" != none ] && stop_pid "$p2"
 is "" "$(clients_lines)" "after the holders exit there are no client lines"
 is 0 "$(debugfs_stat clients)" "... and stats clients is 0"
+
+# clients tells who has the device open: root's alone, even where the
+# debugfs mount lets others in (its root is 0700 here, as by default).
+sr_gid=$(awk -F: '$1 == "seqring" { print $3 }' /etc/group)
+dbgmode=$(stat -c %a /sys/kernel/debug)
+chmod 0755 /sys/kernel/debug
+"$BIN/stress_runas" 1001 "1001,${sr_gid:-990}" cat "$DEBUGFS/clients" >"$T/c" 2>&1
+crc=$?
+"$BIN/stress_runas" 1001 "1001,${sr_gid:-990}" cat "$DEBUGFS/stats" >/dev/null 2>&1
+src=$?
+chmod "$dbgmode" /sys/kernel/debug
+is "400 1 0" "$(stat -c %a "$DEBUGFS/clients") $crc $src" \
+	"clients is 0400: a member of group seqring cannot read it (stats it can), debugfs open to all" ||
+	diag "$(cat "$T/c")"
 
 cat "$DEBUGFS/readings" >"$T/dbg"
 cat "$PROC" >"$T/proc"

@@ -57,8 +57,9 @@ is "$utf8" "$(sed -n 1p "$T/j" | jq -r .SEQRING_LABEL)" "SEQRING_LABEL: a UTF-8 
 # journalctl -o json writes a field with a control character as its bytes.
 is "$nl" "$(sed -n 2p "$T/j" | jq -r '.SEQRING_LABEL | if type == "array" then implode else . end')" \
 	"SEQRING_LABEL: a label with a newline, whole"
-is 'channel 7 value 42 label caf\303\251' "$(sed -n 1p "$T/j" | jq -r .MESSAGE)" \
-	"MESSAGE: channel, value and the label escaped as in /proc/seqring"
+is "channel 7 value 42 label $utf8;channel 8 value -5 label a\\012b" \
+	"$(jq -r .MESSAGE "$T/j" | head -n 2 | awk '{ printf "%s%s", sep, $0; sep = ";" }')" \
+	"MESSAGE: channel, value and the label as people write it: UTF-8 as it is, a control character escaped"
 
 "$CTL" watch --journal --json --count=1 >"$T/out" 2>"$T/err"
 is 2 $? "--journal with --json is a usage error (exit 2)"

@@ -3,12 +3,14 @@
 #
 # The seqring:seqring_push trace event: one event per reading stored, PUSH
 # and PUSH_BATCH alike, with the ring, sequence number, channel, value and
-# label the ring stored; none while the event is disabled.
+# label the ring stored; none while the event is disabled. The label is
+# the listing's, escaped: a newline or a terminal's ESC never reaches the
+# trace, and the fields are strings of the ring buffer (__data_loc).
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 7
+plan 10
 
 TRACING=/sys/kernel/tracing
 EVENT=$TRACING/events/seqring/seqring_push
@@ -47,6 +49,24 @@ is "$want" "$(events)" "enabled: one event per reading of PUSH and PUSH_BATCH, w
 # The events name what the listing holds.
 listed=$(listing | awk '$1 >= 4 && $1 <= 8 { print $1 }' | words)
 is "4 5 6 7 8" "$listed" "the traced sequence numbers are the ones the listing shows"
+
+# Labels that would split a line of the trace or drive a terminal: as the
+# listing writes them, each event one line.
+echo 1 >"$EVENT/enable"
+: >$TRACING/trace
+for label in "$(printf 'a\nb')" "$(printf 'x\033[2Jy')" "back door" \
+	"$(printf 'caf\303\251')" 'x\y' - ""; do
+	push 1 -c 9 -l "$label" -v 7
+done
+echo 0 >"$EVENT/enable"
+listed=$(listing | awk '$3 == 9 { print $5 }' | words)
+traced=$(sed -n 's/.*seqring_push: ring=seqring seq=[0-9]* channel=9 value=7 label=//p' \
+	$TRACING/trace | words)
+is "$listed" "$traced" "labels in the trace as the listing escapes them"
+is "7 7" "$(grep -c 'seqring_push:' $TRACING/trace) $(grep -v '^#' $TRACING/trace | grep -c .)" \
+	"... each event on one line of the trace"
+like "$(cat "$EVENT/format")" 'field:__data_loc char\[\] label;' \
+	"the label and the ring are strings of the event (__data_loc char[])"
 
 : >$TRACING/trace
 push 1 -c 1 -l after -v 1

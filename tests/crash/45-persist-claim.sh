@@ -32,7 +32,7 @@ need_reserve_mem_find
 # the errno and one kernel message matching MESSAGE-ERE.
 refused() {
 	persist_load "$1" persist_mem="$1"
-	dmesg_since "persist-$SEQRING_PHASE-$1" | grep 'seqring: ' >"$T/msgs.$1"
+	region_msgs "persist-$SEQRING_PHASE-$1" >"$T/msgs.$1"
 	if grep -q "$2" "$S/load.$1" && [ "$(grep -c . "$T/msgs.$1")" = 1 ] &&
 	   grep -Eq "$3" "$T/msgs.$1"; then
 		ok "$4"

@@ -8,10 +8,15 @@
 #     warnings included: none is allowed, so none needs a reason);
 #   - every option of seqringctl's getopt_long tables (long and short form)
 #     and every command of its command table appears in seqringctl(1);
-#   - per command, as the tool itself lists them (COMMAND --help,
-#     COMMAND --list-options): its SYNOPSIS line and its entry under
-#     COMMANDS name the options of its usage line, and its options
-#     subsections (.SS naming it) describe exactly the options it takes;
+#   - every man page as man(1) and mandoc(1) render it: its SYNOPSIS has
+#     no quote but those the source writes \(dq, and brackets that pair
+#     up; in seqringctl(1), each command's SYNOPSIS and the heading of its
+#     entry under COMMANDS are its usage (COMMAND --help), word for word;
+#   - per command, its options subsections (.SS naming it) describe
+#     exactly the options it takes (COMMAND --list-options);
+#   - --help and every COMMAND --help are laid out as they should be: no
+#     line wider than 79 columns, under Commands: only the commands'
+#     first lines at two blanks, everything else further in;
 #   - every ioctl of the UAPI header appears in seqring(4);
 #   - every errno the driver's file operations (the device, the listing,
 #     sysfs) return appears in the ERRORS section of seqring(4);
@@ -34,7 +39,7 @@ ctl_man=tools/seqringctl.1
 dev_man=doc/seqring.4
 uapi=include/uapi/linux/seqring.h
 
-plan 13
+plan 15
 
 # --- every man page: mandoc -Tlint ---------------------------------------------------
 
@@ -99,25 +104,81 @@ opt_words() {
 make -s -C tools >/dev/null || { echo "Bail out! cannot build tools/seqringctl"; exit 1; }
 ctl=tools/seqringctl
 
-syn_diff='' cmds_diff='' opts_diff=''
+# usage CMD: CMD's usage as its --help says it, on one line: the lines
+# up to the first empty one, "Usage: " left out.
+usage() {
+	"$ctl" "$1" --help | sed '/^$/q' | sed 's/^Usage: //' | tr '\n' ' ' |
+		sed 's/  */ /g; s/ $//'
+}
+
+# render PROGRAM FILE: the page as PROGRAM (man or mandoc) renders it for
+# a terminal, plain text, so wide that no line is broken or hyphenated.
+render() {
+	case $1 in
+	man) MANWIDTH=1000 man -l "$2" 2>/dev/null ;;
+	mandoc) mandoc -Tascii -O width=1000 "$2" ;;
+	esac | col -bx
+}
+
+# rendered_section TEXT NAME: section NAME of rendered TEXT, its lines
+# without their indentation.
+rendered_section() {
+	printf '%s\n' "$1" | awk -v s="$2" '
+		/^[A-Z]/ { on = ($0 == s); next }
+		on { sub(/^ +/, ""); print }'
+}
+
+command -v man >/dev/null && command -v col >/dev/null ||
+	tests/vm/deps.sh man-db bsdextrautils >&2
+syn_diff='' cmds_diff='' quote_diff=''
+for r in man mandoc; do
+	for page in $man_pages; do
+		text=$(render $r "$page")
+		syn=$(rendered_section "$text" SYNOPSIS)
+		want=$(section "$page" SYNOPSIS | grep -o '\\(dq' | wc -l)
+		got=$(printf '%s' "$syn" | tr -cd '"' | wc -c)
+		[ "$got" = "$want" ] || quote_diff="$quote_diff
+$r $page: $got quotes in SYNOPSIS, the source writes $want: $(printf '%s\n' "$syn" | grep '"' | head -n 3)"
+		unpaired=$(printf '%s\n' "$syn" | awk '{
+			d = 0
+			for (i = 1; i <= length($0); i++) {
+				c = substr($0, i, 1)
+				if (c == "[") d++
+				if (c == "]" && --d < 0) break
+			}
+			if (d) print }')
+		[ -z "$unpaired" ] || quote_diff="$quote_diff
+$r $page: brackets that do not pair up in SYNOPSIS: $unpaired"
+	done
+	text=$(render $r "$ctl_man")
+	syn=$(rendered_section "$text" SYNOPSIS | sed 's/  */ /g')
+	# A tag narrower than the indent has the text on its line, after
+	# two blanks or more.
+	cmds=$(rendered_section "$text" COMMANDS | sed 's/   *.*//')
+	for c in $commands; do
+		u=$(usage "$c")
+		# "seqringctl [-d DEVICE] dump|watch ..." is both commands'.
+		s=$(printf '%s\n' "$syn" | sed -E "s/^(seqringctl (\\[-d DEVICE\\] )?)([a-z]+\\|)*$c(\\|[a-z]+)*( |\$)/\\1$c\\5/" |
+			grep -E "^seqringctl (\\[-d DEVICE\\] )?$c( |\$)")
+		[ "$s" = "$u" ] || syn_diff="$syn_diff
+$r: usage '$u'
+$r: SYNOPSIS '$s'"
+		t=$(printf '%s\n' "$cmds" | grep -E "^$c( |\$)" | head -n 1)
+		[ "seqringctl ${t:+[-d DEVICE] }$t" = "$u" ] ||
+			[ "seqringctl $t" = "$u" ] || cmds_diff="$cmds_diff
+$r: usage '$u'
+$r: COMMANDS '$t'"
+	done
+done
+is "" "${quote_diff#?}" \
+	"every man page's SYNOPSIS, as man and mandoc render it: no stray quote, brackets paired"
+is "" "${syn_diff#?}" \
+	"seqringctl(1) as man and mandoc render it: each command's SYNOPSIS is its usage, word for word"
+is "" "${cmds_diff#?}" \
+	"... and the heading of its entry under COMMANDS too"
+
+opts_diff=''
 for c in $commands; do
-	usage=$("$ctl" "$c" --help | head -n 1 | sed 's/^Usage: seqringctl \[-d DEVICE\] //' |
-		opt_words)
-	# SYNOPSIS: the lines between two .br that name the command, without
-	# the global -d.
-	syn=$(section "$ctl_man" SYNOPSIS | awk -v c="$c" '
-		/^\.br$/ { if (hit) print blk; blk = ""; hit = 0; next }
-		{ blk = blk "\n" $0 } $0 == ".B " c { hit = 1 }
-		END { if (hit) print blk }' | sed 's/^\.[A-Z]* //' | opt_words |
-		tr ' ' '\n' | grep -vx -- -d | words)
-	[ "$syn" = "$usage" ] || syn_diff="$syn_diff
-$c: usage '$usage', SYNOPSIS '$syn'"
-	# COMMANDS: the tag line of the command's entry.
-	tag=$(section "$ctl_man" COMMANDS | awk -v c="$c" '
-		prev == ".TP" && ($0 ~ "^\\\\fB" c "\\\\fR" || $0 ~ "^\\.BR? " c "( |$)") { print }
-		{ prev = $0 }' | sed 's/^\.[A-Z]* //' | opt_words)
-	[ "$tag" = "$usage" ] || cmds_diff="$cmds_diff
-$c: usage '$usage', COMMANDS '$tag'"
 	# OPTIONS: the tags (.TP, .TQ) of the subsections whose title names it.
 	takes=$("$ctl" "$c" --list-options | sed 's/=$//' | grep -vx -- '-h\|--help' | words)
 	doc=$(section "$ctl_man" OPTIONS | awk -v c="$c" '
@@ -127,9 +188,32 @@ $c: usage '$usage', COMMANDS '$tag'"
 	[ "$doc" = "$(printf '%s\n' $takes | sort -u | words)" ] || opts_diff="$opts_diff
 $c: takes '$takes', documented '$doc'"
 done
-is "" "${syn_diff#?}" "every command's SYNOPSIS in seqringctl(1) names the options of its usage"
-is "" "${cmds_diff#?}" "every command's entry under COMMANDS names the options of its usage"
 is "" "${opts_diff#?}" "every command's options subsection documents exactly the options it takes"
+
+# --help's layout: a second line of a summary or of a synopsis at the
+# left margin, or a line too wide for a terminal, is what a user sees.
+layout=$( {
+	"$ctl" --help | awk '
+		length($0) > 79 { print "--help: " length($0) " columns: " $0 }
+		/^Commands:/ { on = 1; next }
+		on && /^$/ { blank = 1; next }
+		on && /^Exit status/ { on = 0 }
+		on && /^  [^ ]/ { if (!blank && n) print "--help: no empty line before: " $0; n++; blank = 0; next }
+		on && !/^      / { print "--help: not indented under its command: " $0 }'
+	for c in $commands; do
+		"$ctl" "$c" --help | awk -v c="$c" '
+			length($0) > 79 { print c " --help: " length($0) " columns: " $0 }
+			NR == 1 && !/^Usage: / { print c " --help: first line not Usage: " $0 }
+			NR > 1 && !done && /^$/ { done = 1 }
+			NR > 1 && !done && !/^          / { print c " --help: usage continued at the margin: " $0 }
+			/^Options:$/ { opts = 1; next }
+			opts && !/^  / { print c " --help: option line not indented: " $0 }'
+		# A usage error: the message, then the usage as --help has it.
+		"$ctl" "$c" --no-such-option 2>&1 | awk -v c="$c" '
+			NR > 1 && length($0) > 79 { print c " usage error: " length($0) " columns: " $0 }'
+	done
+} )
+is "" "$layout" "--help, every COMMAND --help and usage error: lines of at most 79 columns, each indented as it belongs"
 
 # --- seqring(4) --------------------------------------------------------------------
 

@@ -22,7 +22,9 @@
 #      downloaded with `apt-get download` and its bzImage extracted with
 #      `dpkg-deb -x`, never installed; kept in
 #      $SEQRING_CACHE/kernels/KVER_VERSION/vmlinuz-KVER;
-#   4. boot: that image in the VM with those modules and the host's tool,
+#   4. boot (the kernels of KERNELS_BOOT, default all of KERNELS; the
+#      others count one result, their W=1 C=2 build): that image in the
+#      VM with those modules and the host's tool,
 #      test programs and initramfs (tests/vm/run.sh check): the whole check
 #      tier, the same scripts on every kernel. With KERNELS_TIER=crash
 #      (make check-crash KERNELS=...), the crash tier instead, with run.sh's
@@ -44,7 +46,7 @@
 #
 # Needs the host's tool and test programs built (`make tool progs`) and
 # tests/vm/deps.sh's packages; `make check-kernels` does both.
-# Environment: KERNELS, KERNELS_TIER, SEQRING_CACHE, and run.sh's VM_*
+# Environment: KERNELS, KERNELS_BOOT, KERNELS_TIER, SEQRING_CACHE, and run.sh's VM_*
 # variables.
 
 set -u
@@ -274,9 +276,17 @@ if [ "$prepare" = 1 ]; then
 	exit "$status"
 fi
 
+boot=" ${KERNELS_BOOT-${names[*]}} "
 for name in "${names[@]}"; do
 	if [ -n "${fail[$name]:-}" ]; then
 		fail_kernel "$name" "${fail[$name]}"
+		continue
+	fi
+	if [ "${boot#* "$name" }" = "$boot" ]; then
+		tier_tap "$name" "ok 1 - modules built with W=1 C=2, silent (not booted: KERNELS_BOOT)"
+		c=${cc[$name]}
+		rows+="| $name | ${suite[$name]} | ${kver[$name]} | ${ver[$name]} | ${c%% (*} ${c##* } |"
+		rows+=" $([ "${rt[$name]}" -gt 0 ] && echo PREEMPT_RT || echo -) | built only |"$'\n'
 		continue
 	fi
 	dir=$out/$name

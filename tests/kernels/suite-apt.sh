@@ -34,16 +34,8 @@ case $suite in
 *[!a-z0-9-]* | "" | -*) echo "suite-apt: bad suite '$suite'" >&2; exit 2 ;;
 esac
 
-host_uri() {
-	cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list \
-		/etc/apt/sources.list.d/*.list 2>/dev/null |
-		grep -oE "https?://[^ ]+/$1/?( |\$)" | head -n 1 | tr -d ' ' |
-		sed 's:/$::'
-}
-mirror=${MIRROR:-$(host_uri debian)}
-mirror=${mirror:-http://deb.debian.org/debian}
-security=${SECURITY_MIRROR:-$(host_uri debian-security)}
-security=${security:-${mirror%/debian}/debian-security}
+# shellcheck source=tests/roots/mirror.sh
+. "$(dirname "$0")/../roots/mirror.sh"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 base=${suite%-backports}

@@ -33,6 +33,7 @@ expected="644 etc/modprobe.d/seqring.conf
 755 usr/local/bin/seqringctl
 644 usr/local/include/libseqring.h
 644 usr/local/include/linux/seqring.h
+644 usr/local/lib/libseqring.a
 777 usr/local/lib/libseqring.so
 777 usr/local/lib/libseqring.so.1
 644 usr/local/lib/libseqring.so.1.1.0
@@ -84,6 +85,7 @@ expected="644 etc/modprobe.d/seqring.conf
 755 usr/bin/seqringctl
 644 usr/include/libseqring.h
 644 usr/include/linux/seqring.h
+644 usr/lib/libseqring.a
 777 usr/lib/libseqring.so
 777 usr/lib/libseqring.so.1
 644 usr/lib/libseqring.so.1.1.0

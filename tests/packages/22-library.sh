@@ -10,7 +10,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 7
+plan 9
 
 d=$T/root
 make -s install-tools DESTDIR="$d" PREFIX=/usr/local >/dev/null 2>"$T/make.err" ||
@@ -57,6 +57,36 @@ cc -Wall -Werror -nostdinc -isystem /usr/include \
 is 0 $? "a consumer builds with pkg-config's flags alone" || diag "$(cat "$T/cc.err")"
 is '0 42 1 back\040door 0 0 1234' "$(LD_LIBRARY_PATH=$lib "$T/consumer" "$T" 2>&1)" \
 	"... and runs against the installed libseqring.so.1 (parse, escape, open_ring, cursor)"
+# The example <libseqring.h> gives for srl_read() (-EPIPE: read again),
+# as it stands, in a function of a program of its own.
+{
+	printf '%s\n' '#include <errno.h>' '#include <stdio.h>' '#include <libseqring.h>' \
+		'static void use(const struct seqring_reading *r) { (void)r; }' \
+		'int consume(int fd);' 'int consume(int fd)' '{'
+	awk '/^ \*\tstruct seqring_record rec\[64\];$/ { on = 1 }
+		on && /^ \*\/$/ { exit }
+		on { sub(/^ \*\t?/, ""); print }' "$d/usr/local/include/libseqring.h"
+	printf '%s\n' '	return 0;' '}'
+} >"$T/example.c"
+# shellcheck disable=SC2046 # the flags are words
+cc -Wall -Wextra -Werror -c -nostdinc -isystem /usr/include \
+	-isystem /usr/lib/gcc/x86_64-linux-gnu/12/include \
+	$($pc --cflags seqring) -o "$T/example.o" "$T/example.c" 2>"$T/cc.err"
+is "0 yes" "$? $(grep -q 'srl_read(fd, rec, 64)' "$T/example.c" && echo yes)" \
+	"the example of srl_read() in <libseqring.h> (-EPIPE: read again) compiles" ||
+	diag "$(cat "$T/cc.err" "$T/example.c")"
+
+# pkg-config --static, and the archive: a program without the shared
+# library (a rescue system's, a container's from scratch).
+# shellcheck disable=SC2046 # the flags are words
+cc -static -Wall -Werror -nostdinc -isystem /usr/include \
+	-isystem /usr/lib/gcc/x86_64-linux-gnu/12/include \
+	$($pc --static --cflags seqring) -o "$T/static" "$T/consumer.c" \
+	$($pc --static --libs seqring) 2>"$T/cc.err"
+is "0 no '0 42 1 back\040door 0 0 1234'" \
+	"$? $(readelf -d "$T/static" 2>/dev/null | grep -q NEEDED && echo yes || echo no) '$("$T/static" "$T" 2>&1)'" \
+	"cc -static with pkg-config --static: links the installed libseqring.a, needs no library" ||
+	diag "$(cat "$T/cc.err")"
 is "libseqring.so.1 libseqring.so.1" \
 	"$(readelf -d "$lib/libseqring.so.1.1.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p') $(readelf -d "$T/consumer" |
 		sed -n 's/.*(NEEDED).*\[\(libseqring[^]]*\)\]/\1/p')" \

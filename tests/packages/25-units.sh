@@ -66,7 +66,7 @@ is "" "$(cd "$T" && cp "$units/seqring-metrics.timer" . &&
 		"$T/seqring-metrics.timer" 2>&1)" \
 	"systemd-analyze verify seqring-metrics.timer: no complaint"
 like "$(grep '^ExecStart=' "$units/seqring-metrics.service")" \
-	'^ExecStart=/usr/bin/seqringctl stats --format=prometheus --readings --output=/var/lib/prometheus/node-exporter/seqring.prom$' \
+	'^ExecStart=/usr/bin/seqringctl stats -o prometheus --readings --output-file=/var/lib/prometheus/node-exporter/seqring.prom$' \
 	"ExecStart: counters and readings, written whole into node_exporter's textfile directory"
 is "User=prometheus SupplementaryGroups=seqring ReadWritePaths=/var/lib/prometheus/node-exporter" \
 	"$(grep -E '^(User|SupplementaryGroups|ReadWritePaths)=' "$units/seqring-metrics.service" | words)" \
@@ -83,7 +83,7 @@ is "" "$(cd "$T" && MANPATH=$d/usr/share/man SYSTEMD_LOG_LEVEL=warning \
 		"$T/seqring-metrics@my\x2dring.timer" 2>&1)" \
 	"systemd-analyze verify seqring-metrics@my\\x2dring.service and .timer: no complaint"
 like "$(grep '^ExecStart=' "$mtmpl")" \
-	'^ExecStart=/usr/bin/seqringctl --device=/dev/seqring-%I stats --format=prometheus --readings --output=/var/lib/prometheus/node-exporter/seqring-%I.prom$' \
+	'^ExecStart=/usr/bin/seqringctl --device=/dev/seqring-%I stats -o prometheus --readings --output-file=/var/lib/prometheus/node-exporter/seqring-%I.prom$' \
 	"seqring-metrics@NAME: the metrics of /dev/seqring-NAME into seqring-NAME.prom"
 # Each template is its unit for another device: the sandbox must not drift.
 metrics_rest() {

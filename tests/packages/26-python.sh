@@ -4,12 +4,13 @@
 # 26-python.sh - the Python module seqring (python/) on the host, no device
 # needed: every struct size, member offset and ioctl number it uses is the
 # UAPI header's (a C program built against include/uapi prints them); it
-# decodes records and keeps cursor files as seqringctl does; and pip
-# installs it from the source tree.
+# decodes records and keeps cursor files as seqringctl does; and the
+# README's way to install it without the package, on bookworm (a virtual
+# environment) works.
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 5
+plan 6
 
 # Debian's python3 where there is one: a PATH may put another first
 # (pyenv's, a virtualenv's) without setuptools and wheel.
@@ -59,8 +60,8 @@ import struct, seqring
 rec = struct.pack("=QQqII16s", 7, 1000000000123456789, -5, 3, 0, b"kitchen")
 print(*seqring.unpack_records(rec + rec[:10]))
 ' >"$T/rec.txt" 2>&1
-is "Record(seq=7, timestamp_ns=1000000000123456789, value=-5, channel=3, label=b'kitchen')" \
-	"$(cat "$T/rec.txt")" "a record decodes to seq, time, value, channel, label (a partial one is left)"
+is "Record(seq=7, timestamp_ns=1000000000123456789, value=-5, channel=3, label='kitchen')" \
+	"$(cat "$T/rec.txt")" "a record decodes to seq, time, value, channel, label as text (a partial one is left)"
 
 py "
 import seqring
@@ -75,18 +76,24 @@ is "42 None 42
 ValueError" "$(cat "$T/cur.txt")" \
 	"cursor files as seqringctl's (one decimal line); a label of 16 bytes is refused"
 
-# pip builds a wheel: without the module wheel (Debian's python3-wheel)
-# it would fetch one from the network, which a test must not do.
-if ! "$PY" -c 'import setuptools, wheel' 2>/dev/null; then
-	skip "pip installs it from the source tree (pip install ./python)" \
-		"no setuptools and wheel for python3 (apt-get install python3-wheel)"
+# The README's command for bookworm, whose pip installs nothing for the
+# system's Python (PEP 668): a virtual environment, pip install ./python.
+# Offline here: no index, and the build backend (setuptools, wheel) the
+# system's, which --system-site-packages lets the environment see.
+if ! "$PY" -c 'import ensurepip, setuptools, wheel' 2>/dev/null; then
+	skip "python3 -m venv V && V/bin/pip install ./python (README)" \
+		"no venv, setuptools or wheel for python3 (apt-get install python3-venv python3-wheel)"
+	skip "... the README's command for it" "no venv for python3"
 else
-	"$PY" -m pip install --quiet --no-deps --no-build-isolation --no-index \
-		--target "$T/site" "$REPO/python" >"$T/pip.log" 2>&1
-	is "0 $T/site" "$? $(cd / && PYTHONPATH=$T/site "$PY" -c \
-		'import os, seqring; print(os.path.dirname(os.path.dirname(seqring.__file__)))')" \
-		"pip installs it from the source tree (pip install ./python)" ||
+	"$PY" -m venv --system-site-packages "$T/venv" >"$T/pip.log" 2>&1 &&
+		"$T/venv/bin/pip" install --quiet --no-deps --no-build-isolation --no-index \
+			"$REPO/python" >>"$T/pip.log" 2>&1
+	is "0 $T/venv" "$? $(cd / && "$T/venv/bin/python" -c \
+		'import seqring, sys; print(sys.prefix if seqring.__file__.startswith(sys.prefix) else seqring.__file__)')" \
+		"python3 -m venv V && V/bin/pip install ./python (README): seqring in the environment" ||
 		diag "$(tail -n 20 "$T/pip.log")"
+	grep -q 'python3 -m venv ~/venv && ~/venv/bin/pip install ./python' "$REPO/README.md"
+	is 0 $? "... the README's command for it"
 fi
 
 done_testing

@@ -10,7 +10,7 @@
 . "$SEQRING_TESTS/lib.sh"
 . tools/seqringctl.bash-completion
 
-plan 21
+plan 22
 
 ctl=$PWD/tools/seqringctl
 
@@ -47,13 +47,14 @@ like "$help_cmds" '(^| )watch( |$)' "... watch among them"
 like "$help_cmds" '(^| )capacity( |$)' "... capacity among them"
 
 is "stats" "$(comp -d /dev/null st)" "the command after -d DEVICE"
+is "dump" "$(comp help du)" "help offers the commands"
 is "$(long_opts "$(printf '%s\n' "$help" | sed '/^Commands:/,$d')")" \
 	"$(comp -- | tr ' ' '\n' | sed 's/=$//' | sort | words)" \
 	"the global long options offered are those of --help"
 is "/dev/null" "$(comp --device = /dev/nul)" "a path after --device="
 is "/dev/null" "$(comp dump --cursor-file = /dev/nul)" "a path after --cursor-file="
 is "json prometheus text" "$(comp stats --format =)" "--format= values"
-is "prometheus" "$(comp stats -f pro)" "-f pro completes"
+is "prometheus" "$(comp stats -o pro)" "stats -o pro completes (-o is the mode)"
 is "" "$(comp push -c '')" "nothing offered for an option's own value (push -c)"
 
 # For every command: its long options offered and those its --help names
@@ -91,15 +92,15 @@ values_missing() {
 	echo "${missing# }"
 }
 is "" "$(values_missing stats --format)" "every --format value offered is in stats --help"
-is "iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format)" \
-	"--time-format= offers iso and ns, both in watch --help"
-modes="cat json json-pretty listing short short-iso short-precise"
+is "ctime iso ns/" "$(comp watch --time-format =)/$(values_missing watch --time-format)" \
+	"--time-format= offers ctime, iso and ns, all in watch --help"
+modes="cat export json json-pretty listing short short-iso short-precise verbose"
 is "$modes/$modes/" "$(comp dump -o '')/$(comp watch --output =)/$(values_missing dump --output)" \
 	"dump and watch -o offer the output modes, all in dump --help"
 is "$(printf '%s\n' 0 -1 | sort | words)/" "$(comp dump --boot =)/$(values_missing dump --boot)" \
 	"dump --boot= offers 0 and -1, both in dump --help"
 is "" "$(comp feed -b '')" "feed -b (--batch) is a number: nothing offered"
-is "/dev/null" "$(comp stats -o /dev/nul)" "stats -o: a path (there it is --output=FILE)"
+is "/dev/null" "$(comp stats --output-file = /dev/nul)" "stats --output-file=: a path"
 is "" "$(comp dump -f '')" "dump -f (--follow) takes no value: nothing offered"
 
 done_testing

@@ -49,9 +49,10 @@ is "$version" "$(dpkg-deb --fsys-tarfile "$out/seqring-dkms_${version}_all.deb" 
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 is "-rw-r--r-- usr/include/libseqring.h
 -rw-r--r-- usr/include/linux/seqring.h
+-rw-r--r-- usr/lib/$ma/libseqring.a
 lrwxrwxrwx usr/lib/$ma/libseqring.so
 -rw-r--r-- usr/lib/$ma/pkgconfig/seqring.pc" "$(contents seqring-dev_${version}_$arch.deb)" \
-	"seqring-dev: the headers, the library's link and seqring.pc"
+	"seqring-dev: the headers, the library's link and archive, seqring.pc"
 is "-rw-r--r-- usr/lib/$ma/libseqring.so.1 -rw-r--r-- usr/lib/$ma/libseqring.so.1.1.0" \
 	"$(contents libseqring1_${version}_$arch.deb | sed 's/^l[^ ]*/-rw-r--r--/' | words)" \
 	"libseqring1: the shared library and its soname link"

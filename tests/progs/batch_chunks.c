@@ -39,6 +39,7 @@
 
 #include <linux/seqring.h>
 
+#include "opts.h"
 #include "tap.h"
 
 #define DEV_PATH	"/dev/seqring"
@@ -309,24 +310,17 @@ int main(int argc, char **argv)
 {
 	struct seqring_stats before, after;
 	unsigned long long prev_total = 0;
+	static const char usage[] = "batch_chunks [-b B] [-t SECS]";
 	double secs = 10, t0;
+	const struct opt opts[] = {
+		{ 'b', OPT_ULL, &batch }, { 't', OPT_DOUBLE, &secs },
+	};
 	pid_t wpid, cpid;
-	int fd, opt, st;
+	int fd, st;
 
-	while ((opt = getopt(argc, argv, "b:t:")) != -1) {
-		switch (opt) {
-		case 'b':
-			batch = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			secs = strtod(optarg, NULL);
-			break;
-		default:
-			goto usage;
-		}
-	}
-	if (optind != argc || batch < 2 || batch > MAX_BATCH || secs <= 0)
-		goto usage;
+	if (opts_parse(argc, argv, opts, OPTS_NR(opts), usage) != argc ||
+	    batch < 2 || batch > MAX_BATCH || secs <= 0)
+		opts_usage(usage);
 	text = malloc(READ_BUF * 16);
 	if (!text)
 		return 1;
@@ -385,8 +379,4 @@ int main(int argc, char **argv)
 	report(&t_whole, "listings read with no CLEAR meanwhile",
 	       "a listing read with no CLEAR meanwhile shows whole batches but its two ends");
 	return tap_failed ? 1 : 0;
-
-usage:
-	fprintf(stderr, "usage: batch_chunks [-b B] [-t SECS]\n");
-	return 2;
 }

@@ -16,32 +16,25 @@
 
 #include <linux/seqring.h>
 
+#include "opts.h"
 #include "tap.h"
 
 int main(int argc, char **argv)
 {
 	const char *path = "/dev/seqring";
 	unsigned long k = 0, i;
-	int flags = O_RDWR;
-	int fd, opt;
+	bool rdonly = false;
+	int fd, first;
+	const struct opt opts[] = {
+		{ 'r', OPT_SET, &rdonly }, { 'n', OPT_UL, &k },
+	};
 
-	while ((opt = getopt(argc, argv, "rn:")) != -1) {
-		switch (opt) {
-		case 'r':
-			flags = O_RDONLY;
-			break;
-		case 'n':
-			k = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			fprintf(stderr, "usage: hold_open [-r] [-n K] [PATH]\n");
-			return 2;
-		}
-	}
-	if (optind < argc)
-		path = argv[optind];
+	first = opts_parse(argc, argv, opts, OPTS_NR(opts),
+			   "hold_open [-r] [-n K] [PATH]");
+	if (first < argc)
+		path = argv[first];
 
-	fd = open(path, flags);
+	fd = open(path, rdonly ? O_RDONLY : O_RDWR);
 	if (fd < 0) {
 		printf("error open %s: %s\n", path, errname(errno));
 		return 1;

@@ -15,14 +15,17 @@
  *                printf makes: k:$(printf '\003'))
  *   z:ROWSxCOLS  resize the terminal (the kernel sends SIGWINCH)
  *   s:MS         sleep MS milliseconds
- * then ptyrun waits (10 s at most, then SIGKILL) for COMMAND to end.
+ *   t:SECS       from here on, wait SECS seconds at most, not 10 (a VM
+ *                that boots: tests/shell/check-shell.sh)
+ * then ptyrun waits (10 s at most, or t:'s, then SIGKILL) for COMMAND to
+ * end.
  *
  * Standard output: everything COMMAND wrote to the terminal, as it was.
  * Standard error: "ptyrun: icanon=N echo=N" (the terminal's modes after
  * COMMAND ended: whether it gave the terminal back as it found it), and
  * why a step failed. Exit status: COMMAND's, 128 + N if it died by signal
- * N, 124 if it did not end in time or a w: step timed out (it is killed),
- * 125 if ptyrun itself failed.
+ * N, 124 if it did not end in time or a w: step timed out (it is killed,
+ * with every process of its process group), 125 if ptyrun itself failed.
  */
 
 #define _GNU_SOURCE
@@ -30,6 +33,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +43,12 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
-#define TIMEOUT_MS	10000
+static long timeout_ms = 10000;
+
+/* The command, and its wait status once it has ended (exited: true). */
+static pid_t pid;
+static int status;
+static bool exited;
 
 static char *out;
 static size_t out_len, out_size, out_mark;
@@ -80,7 +89,7 @@ static int drain(int master, int ms)
 
 static int wait_text(int master, const char *text)
 {
-	long end = now_ms() + TIMEOUT_MS;
+	long end = now_ms() + timeout_ms;
 	char *hit;
 
 	for (;;) {
@@ -89,8 +98,21 @@ static int wait_text(int master, const char *text)
 			out_mark = hit - out + strlen(text);
 			return 0;
 		}
-		if (now_ms() > end || drain(master, 100) < 0) {
-			fprintf(stderr, "ptyrun: '%s' never came\n", text);
+		/*
+		 * The slave stays open here: a command that ended is seen
+		 * by waitpid(), not by the end of its output.
+		 */
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			/* What it wrote before it ended, then one more look. */
+			while (poll(&(struct pollfd){ .fd = master, .events = POLLIN },
+				    1, 0) > 0 && !drain(master, 0))
+				;
+			continue;
+		}
+		if (now_ms() > end || exited || drain(master, 100) < 0) {
+			fprintf(stderr, "ptyrun: '%s' never came%s\n", text,
+				exited ? " (the command ended)" : "");
 			return -1;
 		}
 	}
@@ -99,10 +121,9 @@ static int wait_text(int master, const char *text)
 int main(int argc, char **argv)
 {
 	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
-	int master, slave, i, cmd, status, rc = 0;
+	int master, slave, i, cmd, rc = 0;
 	struct termios t;
 	long end;
-	pid_t pid;
 
 	for (cmd = 1; cmd < argc && strcmp(argv[cmd], "--"); cmd++)
 		;
@@ -158,18 +179,21 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[i], "s:", 2)) {
 			for (end = now_ms() + atol(arg); now_ms() < end;)
 				drain(master, end - now_ms());
+		} else if (!strncmp(argv[i], "t:", 2)) {
+			timeout_ms = atol(arg) * 1000;
 		} else {
 			fprintf(stderr, "ptyrun: unknown step '%s'\n", argv[i]);
 			rc = 125;
 		}
 	}
+	/* Its session's process group: what it started goes too. */
 	if (rc)
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
 
-	end = now_ms() + TIMEOUT_MS;
-	while (waitpid(pid, &status, WNOHANG) == 0) {
+	end = now_ms() + timeout_ms;
+	while (!exited && waitpid(pid, &status, WNOHANG) == 0) {
 		if (now_ms() > end) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			rc = rc ? rc : 124;
 		}
 		drain(master, 50);

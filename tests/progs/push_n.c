@@ -23,14 +23,11 @@
 
 #include <linux/seqring.h>
 
+#include "opts.h"
 #include "tap.h"
 
-static void print_usage(void)
-{
-	fprintf(stderr,
-		"usage: push_n [-b] [-R] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS] [-v FIRST] N\n");
-	exit(2);
-}
+static const char usage[] =
+	"push_n [-b] [-R] [-d DEV] [-c CHANNEL] [-l LABEL] [-t TIMESTAMP_NS] [-v FIRST] N";
 
 static unsigned long long parse_u(const char *s, unsigned long long max)
 {
@@ -46,64 +43,32 @@ static unsigned long long parse_u(const char *s, unsigned long long max)
 	return v;
 }
 
-static long long parse_s(const char *s)
-{
-	long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno || end == s || *end) {
-		fprintf(stderr, "push_n: bad number '%s'\n", s);
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	struct seqring_reading tmpl = { 0 }, *r;
 	const char *dev = "/dev/seqring";
 	unsigned long long n, i, done;
+	const char *label = "";
 	long long first = 1;
 	bool batch = false, repeat = false;
-	int fd, opt;
+	const struct opt opts[] = {
+		{ 'b', OPT_SET, &batch }, { 'R', OPT_SET, &repeat },
+		{ 'd', OPT_STR, &dev }, { 'c', OPT_U32, &tmpl.channel },
+		{ 'l', OPT_STR, &label }, { 't', OPT_ULL, &tmpl.timestamp_ns },
+		{ 'v', OPT_LL, &first },
+	};
+	int fd, arg;
 
-	while ((opt = getopt(argc, argv, "bRd:c:l:t:v:")) != -1) {
-		switch (opt) {
-		case 'b':
-			batch = true;
-			break;
-		case 'R':
-			repeat = true;
-			break;
-		case 'd':
-			dev = optarg;
-			break;
-		case 'c':
-			tmpl.channel = parse_u(optarg, UINT32_MAX);
-			break;
-		case 'l':
-			if (strlen(optarg) > SEQRING_LABEL_LEN) {
-				fprintf(stderr, "push_n: label longer than %d bytes\n",
-					SEQRING_LABEL_LEN);
-				return 2;
-			}
-			strncpy(tmpl.label, optarg, SEQRING_LABEL_LEN);
-			break;
-		case 't':
-			tmpl.timestamp_ns = parse_u(optarg, UINT64_MAX);
-			break;
-		case 'v':
-			first = parse_s(optarg);
-			break;
-		default:
-			print_usage();
-		}
+	arg = opts_parse(argc, argv, opts, OPTS_NR(opts), usage);
+	if (arg + 1 != argc)
+		opts_usage(usage);
+	if (strlen(label) > SEQRING_LABEL_LEN) {
+		fprintf(stderr, "push_n: label longer than %d bytes\n",
+			SEQRING_LABEL_LEN);
+		return 2;
 	}
-	if (optind + 1 != argc)
-		print_usage();
-	n = parse_u(argv[optind], UINT32_MAX);
+	strncpy(tmpl.label, label, SEQRING_LABEL_LEN);
+	n = parse_u(argv[arg], UINT32_MAX);
 
 	fd = open(dev, O_RDWR);
 	if (fd < 0) {

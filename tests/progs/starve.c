@@ -42,6 +42,7 @@
  * children die with it (PR_SET_PDEATHSIG) on any path.
  */
 #define _GNU_SOURCE
+#include "opts.h"
 #include "starve.h"
 
 #define PROBE_CPU		0
@@ -197,12 +198,8 @@ static long long visible_at(const struct probes *p, __u64 seq)
 	return lo < p->samples ? p->sample_at[lo] : 0;
 }
 
-static void bad_usage(void)
-{
-	fprintf(stderr,
-		"usage: starve [-c CGROUP | -f] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]\n");
-	exit(2);
-}
+static const char usage[] =
+	"starve [-c CGROUP | -f] [-t SECONDS] [-l LIMIT_MS] [-T TRACEFS] [DEV]";
 
 int main(int argc, char **argv)
 {
@@ -213,34 +210,22 @@ int main(int argc, char **argv)
 	long long last_sample = 0, probe_stall = 0, t, allowed;
 	unsigned long i, worst_i = 0, warm, unseen = 0, over = 0;
 	__u64 last_seq = 0;
-	int opt, wfd;
+	const char *tracefs = tracing;
+	const struct opt opts[] = {
+		{ 'c', OPT_STR, &cgroup_dir }, { 'f', OPT_SET, &fifo_hog },
+		{ 't', OPT_LONG, &seconds }, { 'l', OPT_LONG, &limit_ms },
+		{ 'T', OPT_STR, &tracefs },
+	};
+	int arg, wfd;
 
-	while ((opt = getopt(argc, argv, "c:ft:l:T:")) != -1) {
-		switch (opt) {
-		case 'c':
-			cgroup_dir = optarg;
-			break;
-		case 'f':
-			fifo_hog = true;
-			break;
-		case 't':
-			seconds = strtol(optarg, NULL, 10);
-			break;
-		case 'l':
-			limit_ms = strtol(optarg, NULL, 10);
-			break;
-		case 'T':
-			snprintf(tracing, sizeof(tracing), "%s", optarg);
-			break;
-		default:
-			bad_usage();
-		}
-	}
-	if (optind < argc)
-		dev = argv[optind++];
-	if (optind != argc || seconds < 1 || seconds > 60 || limit_ms < 1 ||
+	arg = opts_parse(argc, argv, opts, OPTS_NR(opts), usage);
+	if (arg < argc)
+		dev = argv[arg++];
+	if (arg != argc || seconds < 1 || seconds > 60 || limit_ms < 1 ||
 	    (cgroup_dir && fifo_hog))
-		bad_usage();
+		opts_usage(usage);
+	if (tracefs != tracing)
+		snprintf(tracing, sizeof(tracing), "%s", tracefs);
 	if (cgroup_dir)
 		snprintf(cpu_max, sizeof(cpu_max), "%s/cpu.max", cgroup_dir);
 

@@ -8,7 +8,8 @@
  * share RT throttling leaves), or by the cgroup v2 group
  * cgroup_dir, whose cpu.max is set to THROTTLE_QUOTA_US every
  * THROTTLE_PERIOD_US (the group must exist with the cpu controller; the
- * caller removes it). The scheduler then stops it wherever in a batch the
+ * caller removes it, and sets its cpu.max back to "max" once every process
+ * of it is gone). The scheduler then stops it wherever in a batch the
  * kernel lets it go. Starved all the time, it gets so little CPU that in a
  * few seconds it may not even get through copying its first batch in; so
  * a conductor process lets it run FREE_MS out of every CYCLE_MS (the busy
@@ -17,6 +18,16 @@
  * for most of a batch's time. The conductor runs on CONDUCTOR_CPU, not in
  * the probe: a write of cpu.max can take hundreds of milliseconds under
  * tcg, and the probe must not stop for it.
+ *
+ * The throttle is lifted by a quota of a whole CPU (THROTTLE_OFF), never
+ * by "max": a group's first quota turns on a static key of the kernel's
+ * CFS bandwidth code and "max" turns it off again, each a patch of the
+ * scheduler's text with int3 and IPIs. Flipped every CYCLE_MS under tcg on
+ * a loaded host, that patching took an "Oops: int3" in __schedule() (6.12,
+ * 6.12-rt and 7.2, in one CI run); the same part wedged 6.1 and 5.10 guests
+ * without a report, maybe the same way (issue 34). So the key turns on
+ * once, before the adversary starts, and off at the caller's "max", when
+ * nothing of the adversary runs.
  *
  * Every path kills the children: stop_adversary() (also from the SIGALRM
  * handler on_alarm(), which a program arms to bound its run), and
@@ -46,6 +57,7 @@
 /* 1 ms of CPU a second: a batch takes many periods to store. */
 #define THROTTLE_QUOTA_US	1000
 #define THROTTLE_PERIOD_US	1000000
+#define THROTTLE_OFF		"1000000 1000000\n"	/* a whole CPU */
 /* The adversary runs freely FREE_MS out of every CYCLE_MS. */
 #define FREE_MS			20
 #define CYCLE_MS		500
@@ -131,6 +143,7 @@ static char cpu_max[300];
  */
 static void stop_adversary(void)
 {
+	ssize_t n;
 	int fd;
 
 	/* First, so that it throttles nothing after the throttle is lifted. */
@@ -141,10 +154,11 @@ static void stop_adversary(void)
 	}
 	if (cgroup_dir) {
 		fd = open(cpu_max, O_WRONLY);
-		if (fd >= 0 && write(fd, "max\n", 4) != 4)
-			fd = -1;
-		if (fd >= 0)
+		if (fd >= 0) {
+			n = write(fd, THROTTLE_OFF, sizeof(THROTTLE_OFF) - 1);
+			(void)n; /* a handler can do nothing about a failure */
 			close(fd);
+		}
 	}
 	if (hog_pid > 0)
 		kill(hog_pid, SIGKILL);
@@ -163,7 +177,7 @@ static int adversary_free(bool free)
 		return kill(hog_pid, free ? SIGSTOP : SIGCONT);
 	snprintf(quota, sizeof(quota), "%d %d\n", THROTTLE_QUOTA_US,
 		 THROTTLE_PERIOD_US);
-	return write_cg(cgroup_dir, "cpu.max", free ? "max\n" : quota);
+	return write_cg(cgroup_dir, "cpu.max", free ? THROTTLE_OFF : quota);
 }
 
 static void on_alarm(int sig)
@@ -335,6 +349,9 @@ static int adversary_start(const char *dev)
 	adv = mmap(NULL, sizeof(*adv), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (adv == MAP_FAILED)
+		return -1;
+	/* The static key on, while nothing of the adversary runs yet. */
+	if (cgroup_dir && adversary_free(true))
 		return -1;
 	if (!cgroup_dir)
 		hog_pid = spawn(hog_fn, NULL);

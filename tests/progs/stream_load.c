@@ -44,6 +44,7 @@
 
 #include <linux/seqring.h>
 
+#include "opts.h"
 #include "tap.h"
 
 #define MAX_WRITERS	8
@@ -373,12 +374,9 @@ static void parse_sizes(char *arg)
 	}
 }
 
-static void print_usage(void)
-{
-	fprintf(stderr,
-		"usage: stream_load [-a] [-w WRITERS] [-c CONSUMERS] [-n PER_WRITER] [-l LISTERS] [-s SIZE[,SIZE...]] [-t SECONDS] [DEVICE]\n");
-	exit(2);
-}
+static const char usage[] =
+	"stream_load [-a] [-w WRITERS] [-c CONSUMERS] [-n PER_WRITER] [-l LISTERS]\n"
+	"       [-s SIZE[,SIZE...]] [-t SECONDS] [DEVICE]";
 
 /* After the run: a new reader reads exactly [oldest_seq, newest_seq]. */
 static void check_final(int fd_w, unsigned long long pushed)
@@ -434,43 +432,26 @@ int main(int argc, char **argv)
 	unsigned long long wfail = 0, wnobufs = 0;
 	long long deadline;
 	unsigned int i;
+	const char *size_list = NULL;
+	const struct opt opts[] = {
+		{ 'a', OPT_SET, &expect_all }, { 'w', OPT_U32, &nwriters },
+		{ 'c', OPT_U32, &nconsumers }, { 'n', OPT_ULL, &per_writer },
+		{ 'l', OPT_U32, &nlisters }, { 's', OPT_STR, &size_list },
+		{ 't', OPT_U32, &seconds },
+	};
 	bool ok;
-	int opt, fd_w;
+	int arg, fd_w;
 
-	while ((opt = getopt(argc, argv, "aw:c:n:l:s:t:")) != -1) {
-		switch (opt) {
-		case 'a':
-			expect_all = true;
-			break;
-		case 'w':
-			nwriters = atoi(optarg);
-			break;
-		case 'c':
-			nconsumers = atoi(optarg);
-			break;
-		case 'n':
-			per_writer = strtoull(optarg, NULL, 10);
-			break;
-		case 'l':
-			nlisters = atoi(optarg);
-			break;
-		case 's':
-			parse_sizes(optarg);
-			break;
-		case 't':
-			seconds = atoi(optarg);
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (optind < argc)
-		dev_path = argv[optind++];
-	if (optind < argc || nwriters < 1 || nwriters > MAX_WRITERS ||
+	arg = opts_parse(argc, argv, opts, OPTS_NR(opts), usage);
+	if (size_list)
+		parse_sizes((char *)size_list);
+	if (arg < argc)
+		dev_path = argv[arg++];
+	if (arg < argc || nwriters < 1 || nwriters > MAX_WRITERS ||
 	    nconsumers < 1 || nconsumers > MAX_CONSUMERS ||
 	    nlisters > MAX_LISTERS || !per_writer || per_writer > 1000000000 ||
 	    !seconds)
-		print_usage();
+		opts_usage(usage);
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);

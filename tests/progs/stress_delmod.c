@@ -20,32 +20,23 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "opts.h"
 #include "tap.h"
 
 int main(int argc, char **argv)
 {
+	static const char usage[] = "stress_delmod [-n TRIES] [-w USEC] NAME";
 	unsigned long tries = 1, usec = 1000, refused = 0;
-	int opt, e = 0;
+	const struct opt opts[] = {
+		{ 'n', OPT_UL, &tries }, { 'w', OPT_UL, &usec },
+	};
+	int name, e = 0;
 
-	while ((opt = getopt(argc, argv, "n:w:")) != -1) {
-		switch (opt) {
-		case 'n':
-			tries = strtoul(optarg, NULL, 0);
-			break;
-		case 'w':
-			usec = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			fprintf(stderr, "usage: stress_delmod [-n TRIES] [-w USEC] NAME\n");
-			return 2;
-		}
-	}
-	if (optind + 1 != argc || !tries) {
-		fprintf(stderr, "usage: stress_delmod [-n TRIES] [-w USEC] NAME\n");
-		return 2;
-	}
+	name = opts_parse(argc, argv, opts, OPTS_NR(opts), usage);
+	if (name + 1 != argc || !tries)
+		opts_usage(usage);
 	while (tries--) {
-		if (!syscall(SYS_delete_module, argv[optind], O_NONBLOCK)) {
+		if (!syscall(SYS_delete_module, argv[name], O_NONBLOCK)) {
 			printf("ok %lu\n", refused);
 			return 0;
 		}

@@ -37,6 +37,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 
+#include "opts.h"
 #include "stress.h"
 
 #define MAX_ERRNO	256
@@ -722,12 +723,8 @@ static bool check_sysfs(const char *name, unsigned long long want)
 	return ok;
 }
 
-static void print_usage(void)
-{
-	fprintf(stderr,
-		"usage: stress_ioctl_fuzz [-s SEED] [-n CALLS] [-d DEV] [-l LISTING]\n");
-	exit(2);
-}
+static const char usage[] =
+	"stress_ioctl_fuzz [-s SEED] [-n CALLS] [-d DEV] [-l LISTING]";
 
 int main(int argc, char **argv)
 {
@@ -738,30 +735,16 @@ int main(int argc, char **argv)
 	struct ro_layout *ro;
 	char *text, *dtext;
 	size_t len, dlen;
-	int rw, rd, e, opt;
+	int rw, rd, e;
 	double t0, secs;
+	const struct opt opts[] = {
+		{ 's', OPT_ULL, &seed }, { 'n', OPT_ULL, &n },
+		{ 'd', OPT_STR, &dev }, { 'l', OPT_STR, &listing },
+	};
 	bool ok;
 
-	while ((opt = getopt(argc, argv, "s:n:d:l:")) != -1) {
-		switch (opt) {
-		case 's':
-			seed = stress_parse_u("seed", optarg);
-			break;
-		case 'n':
-			n = stress_parse_u("count", optarg);
-			break;
-		case 'd':
-			dev = optarg;
-			break;
-		case 'l':
-			listing = optarg;
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (optind != argc)
-		print_usage();
+	if (opts_parse(argc, argv, opts, OPTS_NR(opts), usage) != argc)
+		opts_usage(usage);
 	if (!seed)
 		seed = stress_clock_seed();
 	rng = seed;

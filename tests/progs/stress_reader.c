@@ -51,6 +51,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "opts.h"
 #include "stress.h"
 
 #define MAX_WRITERS	1000
@@ -68,6 +69,12 @@ static void on_signal(int sig)
 
 /* Options shared by the modes. */
 static bool exact, unload_ok, reopen, any_content;
+
+static const char check_usage[] = "stress_reader check [-x] [-a] [-e N0,N1,...] FILE";
+static const char stream_usage[] =
+	"stress_reader stream [-x] [-u] [-r] [-t SECS] [-s SEED] [-b MAXREAD] PATH";
+static const char cat_usage[] = "stress_reader cat [-u] [-t SECS] PATH...";
+static const char seek_usage[] = "stress_reader seek PATH OFFSET...";
 static unsigned long long bad;
 static const char *cur_path;
 
@@ -205,35 +212,26 @@ static int do_check(int argc, char **argv)
 	unsigned long long expect[MAX_WRITERS];
 	unsigned int nexpect = 0, i;
 	char buf[65536], *p, *end;
-	bool with_expect = false;
+	const char *expected = NULL;
+	bool listed = false;
+	const struct opt opts[] = {
+		{ 'x', OPT_SET, &exact }, { 'a', OPT_SET, &any_content },
+		{ 'e', OPT_STR, &expected },
+	};
 	ssize_t n;
-	int fd, opt;
+	int fd, arg;
 
-	while ((opt = getopt(argc, argv, "xae:")) != -1) {
-		switch (opt) {
-		case 'x':
-			exact = true;
-			break;
-		case 'a':
-			any_content = true;
-			break;
-		case 'e':
-			with_expect = true;
-			for (p = optarg; *p && nexpect < MAX_WRITERS; p = end) {
-				expect[nexpect++] = strtoull(p, &end, 10);
-				if (end == p || (*end && *end != ','))
-					return 2;
-				if (*end)
-					end++;
-			}
-			break;
-		default:
+	arg = opts_parse(argc, argv, opts, OPTS_NR(opts), check_usage);
+	for (p = (char *)expected; p && *p && nexpect < MAX_WRITERS; p = end) {
+		expect[nexpect++] = strtoull(p, &end, 10);
+		if (end == p || (*end && *end != ','))
 			return 2;
-		}
+		if (*end)
+			end++;
 	}
-	if (optind + 1 != argc)
+	if (arg + 1 != argc)
 		return 2;
-	cur_path = argv[optind];
+	cur_path = argv[arg];
 	fd = open(cur_path, O_RDONLY);
 	if (fd < 0) {
 		printf("# open %s: %s\n", cur_path, errname(errno));
@@ -250,7 +248,7 @@ static int do_check(int argc, char **argv)
 	if (c.expect_header)
 		report("empty: no header");
 
-	if (with_expect) {
+	if (expected) {
 		unsigned long long total = 0;
 
 		for (i = 0; i < MAX_WRITERS; i++) {
@@ -269,13 +267,13 @@ static int do_check(int argc, char **argv)
 
 	printf("listing %s: lines=%llu seq=%llu..%llu writers=", cur_path,
 	       c.lines, c.first_seq, c.last_seq);
-	for (i = 0, opt = 0; i < MAX_WRITERS; i++) {
+	for (i = 0; i < MAX_WRITERS; i++) {
 		if (!c.count[i])
 			continue;
-		printf("%s%u:%llu", opt ? "," : "", i, c.count[i]);
-		opt = 1;
+		printf("%s%u:%llu", listed ? "," : "", i, c.count[i]);
+		listed = true;
 	}
-	printf("%s bad=%llu\n", opt ? "" : "-", bad);
+	printf("%s bad=%llu\n", listed ? "" : "-", bad);
 	return bad ? 1 : 0;
 }
 
@@ -322,32 +320,14 @@ static int do_stream(int argc, char **argv)
 	char buf[65536], why[32];
 	__u64 rng;
 	double t0;
-	int fd = -1, opt;
+	const struct opt opts[] = {
+		{ 'x', OPT_SET, &exact }, { 'u', OPT_SET, &unload_ok },
+		{ 'r', OPT_SET, &reopen }, { 't', OPT_ULL, &secs },
+		{ 's', OPT_ULL, &seed }, { 'b', OPT_ULL, &maxread },
+	};
+	int fd = -1;
 
-	while ((opt = getopt(argc, argv, "xurt:s:b:")) != -1) {
-		switch (opt) {
-		case 'x':
-			exact = true;
-			break;
-		case 'u':
-			unload_ok = true;
-			break;
-		case 'r':
-			reopen = true;
-			break;
-		case 't':
-			secs = stress_parse_u("seconds", optarg);
-			break;
-		case 's':
-			seed = stress_parse_u("seed", optarg);
-			break;
-		case 'b':
-			maxread = stress_parse_u("read size", optarg);
-			break;
-		default:
-			return 2;
-		}
-	}
+	optind = opts_parse(argc, argv, opts, OPTS_NR(opts), stream_usage);
 	if (optind + 1 != argc || !maxread || maxread > sizeof(buf))
 		return 2;
 	cur_path = argv[optind];
@@ -544,20 +524,12 @@ static int do_cat(int argc, char **argv)
 	static char buf[1 << 20];
 	bool ready = false, *gone;
 	double t0;
-	int opt, i, npaths;
+	const struct opt opts[] = {
+		{ 'u', OPT_SET, &unload_ok }, { 't', OPT_ULL, &secs },
+	};
+	int i, npaths;
 
-	while ((opt = getopt(argc, argv, "ut:")) != -1) {
-		switch (opt) {
-		case 'u':
-			unload_ok = true;
-			break;
-		case 't':
-			secs = stress_parse_u("seconds", optarg);
-			break;
-		default:
-			return 2;
-		}
-	}
+	optind = opts_parse(argc, argv, opts, OPTS_NR(opts), cat_usage);
 	npaths = argc - optind;
 	if (npaths < 1)
 		return 2;
@@ -689,10 +661,7 @@ int main(int argc, char **argv)
 	else if (argc >= 2 && !strcmp(argv[1], "seek"))
 		ret = do_seek(argc - 1, argv + 1);
 	if (ret == 2)
-		fprintf(stderr,
-			"usage: stress_reader check [-x] [-a] [-e N0,N1,...] FILE\n"
-			"       stress_reader stream [-x] [-u] [-r] [-t SECS] [-s SEED] [-b MAXREAD] PATH\n"
-			"       stress_reader cat [-u] [-t SECS] PATH...\n"
-			"       stress_reader seek PATH OFFSET...\n");
+		fprintf(stderr, "usage: %s\n       %s\n       %s\n       %s\n",
+			check_usage, stream_usage, cat_usage, seek_usage);
 	return ret;
 }

@@ -22,8 +22,12 @@
  * Prints "ready" after the first successful push, then at the end one line
  *   writer ID: pushed=N push=P batch=B opens=O secs=S maxlat_ms=L
  *              end=REASON errors=E
- * where L is the longest time one push ioctl took, REASON is time, count,
- * signal, gone:ERRNO or error, and E is "none" or ERRNO:COUNT,... With -L
+ * where N counts the readings handed to the ring, L is the longest time one
+ * push ioctl took, REASON is time, count, signal, gone:ERRNO or error, and
+ * E is "none" or ERRNO:COUNT,... ENOBUFS ends nothing: the ring found no
+ * free slot for some readings of that call (a small ring, a producer held
+ * off its CPU inside its section) and counted them in its stats' lost; they
+ * count in N, which is then the ring's total plus lost. With -L
  * MS, a push taking longer than MS milliseconds is reported on a "# " line
  * as it happens. Exit status 0 unless a call failed (1) or the arguments
  * are wrong (2).
@@ -33,6 +37,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "opts.h"
 #include "stress.h"
 
 #define MAX_ERRNO	256
@@ -45,12 +50,9 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void print_usage(void)
-{
-	fprintf(stderr,
-		"usage: stress_writer [-i ID] [-t SECS] [-n MAX] [-s SEED] [-p PCT] [-b MAXBATCH] [-r RATE] [-m hold|reopen] [-d DEV] [-L MS]\n");
-	exit(2);
-}
+static const char usage[] =
+	"stress_writer [-i ID] [-t SECS] [-n MAX] [-s SEED] [-p PCT] [-b MAXBATCH]\n"
+	"       [-r RATE] [-m hold|reopen] [-d DEV] [-L MS]";
 
 static bool gone_errno(int e)
 {
@@ -67,54 +69,25 @@ int main(int argc, char **argv)
 	struct seqring_reading *r;
 	const char *dev = "/dev/seqring", *end = "time";
 	char gone[32];
-	bool reopen = false, ready = false, failed = false, single;
+	bool reopen = false, ready = false, failed = false, single, any;
 	unsigned int id = 0;
 	double t0, elapsed, t1, lat, maxlat = 0;
 	__u64 rng;
-	int fd = -1, opt, e;
+	const char *mode = NULL;
+	const struct opt opts[] = {
+		{ 'i', OPT_U32, &id }, { 't', OPT_ULL, &secs },
+		{ 'n', OPT_ULL, &max }, { 's', OPT_ULL, &seed },
+		{ 'p', OPT_ULL, &pct }, { 'b', OPT_ULL, &maxbatch },
+		{ 'r', OPT_ULL, &rate }, { 'm', OPT_STR, &mode },
+		{ 'd', OPT_STR, &dev }, { 'L', OPT_ULL, &warn_ms },
+	};
+	int fd = -1, e;
 
-	while ((opt = getopt(argc, argv, "i:t:n:s:p:b:r:m:d:L:")) != -1) {
-		switch (opt) {
-		case 'i':
-			id = (unsigned int)stress_parse_u("id", optarg);
-			break;
-		case 't':
-			secs = stress_parse_u("seconds", optarg);
-			break;
-		case 'n':
-			max = stress_parse_u("count", optarg);
-			break;
-		case 's':
-			seed = stress_parse_u("seed", optarg);
-			break;
-		case 'p':
-			pct = stress_parse_u("percentage", optarg);
-			break;
-		case 'b':
-			maxbatch = stress_parse_u("batch size", optarg);
-			break;
-		case 'r':
-			rate = stress_parse_u("rate", optarg);
-			break;
-		case 'm':
-			if (!strcmp(optarg, "reopen"))
-				reopen = true;
-			else if (strcmp(optarg, "hold"))
-				print_usage();
-			break;
-		case 'd':
-			dev = optarg;
-			break;
-		case 'L':
-			warn_ms = stress_parse_u("milliseconds", optarg);
-			break;
-		default:
-			print_usage();
-		}
-	}
-	if (optind != argc || id > 999 || pct > 100 || !maxbatch ||
-	    maxbatch > SEQRING_BATCH_MAX)
-		print_usage();
+	if (opts_parse(argc, argv, opts, OPTS_NR(opts), usage) != argc ||
+	    id > 999 || pct > 100 || !maxbatch || maxbatch > SEQRING_BATCH_MAX ||
+	    (mode && strcmp(mode, "hold") && strcmp(mode, "reopen")))
+		opts_usage(usage);
+	reopen = mode && !strcmp(mode, "reopen");
 
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
@@ -189,7 +162,9 @@ int main(int argc, char **argv)
 			       lat * 1000);
 			fflush(stdout);
 		}
-		if (ret) {
+		if (ret && errno == ENOBUFS) {
+			errors[ENOBUFS]++;
+		} else if (ret) {
 			e = errno;
 			errors[e < MAX_ERRNO ? e : 0]++;
 			fprintf(stderr, "stress_writer %u: push of values %llu..%llu: %s\n",
@@ -225,14 +200,14 @@ int main(int argc, char **argv)
 	       id, pushed, n_push, n_batch, n_open);
 	printf(" secs=%.1f maxlat_ms=%.0f end=%s errors=", elapsed,
 	       maxlat * 1000, end);
-	opt = 0;
+	any = false;
 	for (e = 0; e < MAX_ERRNO; e++) {
 		if (!errors[e])
 			continue;
-		printf("%s%s:%llu", opt ? "," : "", errname(e), errors[e]);
-		opt = 1;
+		printf("%s%s:%llu", any ? "," : "", errname(e), errors[e]);
+		any = true;
 	}
-	printf("%s\n", opt ? "" : "none");
+	printf("%s\n", any ? "" : "none");
 	free(r);
 	return failed ? 1 : 0;
 }

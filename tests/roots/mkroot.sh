@@ -92,18 +92,8 @@ for tool in debootstrap zstd; do
 done
 
 # --- mirror -----------------------------------------------------------------
-# The first URI ending in /debian (or /debian-security) of the host's apt
-# sources, deb822 or one-line format.
-host_uri() {
-	cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list \
-		/etc/apt/sources.list.d/*.list 2>/dev/null |
-		grep -oE "https?://[^ ]+/$1/?( |\$)" | head -n 1 | tr -d ' ' |
-		sed 's:/$::'
-}
-mirror=${MIRROR:-$(host_uri debian)}
-mirror=${mirror:-http://deb.debian.org/debian}
-security=${SECURITY_MIRROR:-$(host_uri debian-security)}
-security=${security:-${mirror%/debian}/debian-security}
+# shellcheck source=tests/roots/mirror.sh
+. "$here/mirror.sh"
 
 base=${suite%-backports}
 emulated=

@@ -23,8 +23,9 @@ sr_gid=$(awk -F: '$1 == "seqring" { print $3 }' /etc/group)
 kmsg_mark stress-30
 check_load "load seqring.ko capacity=1000" capacity=1000
 
-tap_prog 5 "root: " stress_ioctl_fuzz -s "$seed" -n "$calls"
-tap_prog 5 "member: " stress_runas 1001 "1001,${sr_gid:-990}" \
+# The fuzzer's 5 results, as root and as a member of group seqring.
+tap_program "root: " 5 "$BIN/stress_ioctl_fuzz" -s "$seed" -n "$calls"
+tap_program "member: " 5 "$BIN/stress_runas" 1001 "1001,${sr_gid:-990}" \
 	"$BIN/stress_ioctl_fuzz" -s "$((seed + 1))" -n "$((calls / 5))"
 
 # The ring as the world sees it afterwards.

@@ -63,17 +63,7 @@ fi
 is "" "$(grep -E "stress-sys|$fake" /proc/self/mountinfo)" \
 	"the namespace's mounts are gone with it"
 
-kill -TERM "$wpid"
-wait "$wpid"
-wrc=$?
-line=$(grep '^writer ' "$T/w")
-diag "$line"
-if [ "$wrc" -eq 0 ] && [ -n "$line" ] && [ "${line%errors=none}" != "$line" ]; then
-	ok "the writer pushed without an error meanwhile"
-else
-	not_ok "the writer pushed without an error meanwhile" "$(cat "$T/w")"
-fi
-_tap_pids=
+stop_writer "$wpid" "$T/w"
 
 if out=$("$BIN/stress_reader" check "$PROC"); then
 	ok "the listing is in order, each line as pushed"

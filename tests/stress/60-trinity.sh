@@ -74,17 +74,7 @@ else
 		"$(tail -n 40 "$T/trinity")"
 fi
 
-kill -TERM "$wpid"
-wait "$wpid"
-wrc=$?
-line=$(grep '^writer ' "$T/w")
-diag "$line"
-if [ "$wrc" -eq 0 ] && [ -n "$line" ] && [ "${line%errors=none}" != "$line" ]; then
-	ok "the writer pushed without an error meanwhile"
-else
-	not_ok "the writer pushed without an error meanwhile" "$(cat "$T/w")"
-fi
-_tap_pids=
+stop_writer "$wpid" "$T/w"
 [ -n "$mounted" ] && umount "$v/dev" "$v/proc" "$v/sys"
 
 # trinity may have pushed readings of its own: check the form only.

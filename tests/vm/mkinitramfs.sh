@@ -26,7 +26,11 @@
 #   /tests/python/: python/tests/*.py and the module seqring (python/, or
 #       SEQRING_PYTHON's)
 #   /tests/units/: the systemd units of systemd/ (as in the tree, @BINDIR@)
-#   /tests/run (guest runner) /tests/demo.sh /init
+#   /tests/run (guest runner) /tests/demo.sh /tests/shell.sh /init
+#   MODE shell (make shell) adds what a user's machine would have:
+#       /usr/lib/libseqring.so.1 and /usr/bin/mmap-consumer (the sample,
+#       linked with it), the module seqring in python3's
+#       dist-packages, the man pages and mandoc as man
 #
 # Required inputs: the three modules, the tool and the udev rule; a missing
 # one is an error. Optional: tests/lib.sh, tests/MODE/, tests/progs/
@@ -274,6 +278,7 @@ copy_with_libs "$ctl" /usr/bin/seqringctl 2>/dev/null
 cp "$vm/init" init
 cp "$vm/guest-run.sh" tests/run
 cp "$vm/demo.sh" tests/demo.sh
+cp "$vm/shell.sh" tests/shell.sh
 cp "$vm/expected-warnings" tests/expected-warnings
 [ -f "$root/tests/lib.sh" ] && cp "$root/tests/lib.sh" tests/lib.sh
 
@@ -404,7 +409,31 @@ if [ -z "${SEQRING_PROGS_DIR:-}" ] && [ -x "$root/samples/bpf/seqring-wakeup" ];
 	cp "$root/samples/bpf/seqring-wakeup" tests/bin/
 fi
 
-chmod 755 init tests/run tests/demo.sh usr/bin/seqringctl
+# make shell: the library, the Python module, the man pages where a user
+# finds them after installing the packages, and what to try first.
+if [ "$mode" = shell ]; then
+	lib=$root/tools/lib/libseqring.so.1
+	[ -f "$lib" ] || die "missing $lib (run 'make tool')"
+	cp "$lib" usr/lib/
+	# The sample as a user builds it, on the shared library.
+	[ -x "$root/samples/mmap-consumer-shared" ] ||
+		die "missing samples/mmap-consumer-shared (run 'make samples')"
+	cp "$root/samples/mmap-consumer-shared" usr/bin/mmap-consumer
+	mkdir -p usr/lib/python3/dist-packages
+	cp -r "$root/python/seqring" usr/lib/python3/dist-packages/
+	rm -rf usr/lib/python3/dist-packages/seqring/__pycache__
+	mkdir -p usr/share/man/man1 usr/share/man/man4
+	cp "$root/tools/seqringctl.1" usr/share/man/man1/
+	cp "$root/doc/seqring.4" usr/share/man/man4/
+	# Debian's mandoc is man(1) when called mman; its bold and underline
+	# (a character, a backspace, a character) go for busybox's less.
+	copy_with_libs "$(command -v mandoc)" /usr/bin/mman
+	makewhatis "$stage/usr/share/man" 2>/dev/null
+	cp "$vm/shell-man" usr/bin/man
+	chmod 755 usr/bin/man
+fi
+
+chmod 755 init tests/run tests/demo.sh tests/shell.sh usr/bin/seqringctl
 [ -d "tests/$mode" ] && chmod 644 "tests/$mode"/* 2>/dev/null
 [ -f tests/lib.sh ] && chmod 644 tests/lib.sh
 

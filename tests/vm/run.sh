@@ -5,6 +5,8 @@
 #
 #   tests/vm/run.sh check    the check tier (tests/check/*.sh), as TAP
 #   tests/vm/run.sh demo     show the driver at work (tests/vm/demo.sh)
+#   tests/vm/run.sh shell    a shell in the VM on this terminal, seqring
+#                            loaded (tests/vm/shell.sh); exit ends it
 #   tests/vm/run.sh MODE     any other tier tests/MODE/*.sh, like check
 #
 # Builds build/vm/initramfs-MODE.cpio.gz (mkinitramfs.sh), boots KERNEL in
@@ -13,7 +15,8 @@
 #   build/vm/tap.log       ttyS1: the guest runner's output
 # (copies are kept as build/vm/MODE-console.log and build/vm/MODE-tap.log).
 #
-# TAP modes print the guest's TAP stream, then host-side results: the
+# The guest's output is printed as it comes. TAP modes print the guest's
+# TAP stream, then host-side results: the
 # kernel log must be free of Oops/BUG/WARNING/panic/lockup/KASAN/UBSAN/
 # lockdep reports, the VM must finish in time, and the stream must be
 # complete (plan line present, as many results as planned). Then the plan of
@@ -23,7 +26,12 @@
 # On failure the last 80 lines of the console log are shown before it.
 #
 # Demo mode prints the guest output; exit status is the demo script's, or
-# 1 if the VM did not finish or the kernel log has a report.
+# 1 if the VM did not finish or the kernel log has a report. Shell mode
+# puts the guest's second serial port on this terminal (its size and TERM
+# passed on), Ctrl-C going to the guest; exit status that of the shell,
+# or 1 if the kernel log has a report. It has no time limit unless
+# VM_TIMEOUT sets one, and takes the check tier's programs (python3,
+# journald, jq).
 #
 # Environment:
 #   KERNEL             image to boot (default /boot/vmlinuz-$(tests/vm/kver.sh))
@@ -65,9 +73,11 @@ set -u
 
 mode=${1:-}
 if [ -z "$mode" ] || [ $# -ne 1 ]; then
-	echo "usage: $0 MODE   (check, demo, ...)" >&2
+	echo "usage: $0 MODE   (check, demo, shell, ...)" >&2
 	exit 2
 fi
+# The shell's machine has the programs of the check tier.
+[ "$mode" != shell ] || export SEQRING_TIER_DIR=${SEQRING_TIER_DIR:-$PWD/tests/check}
 
 # A relative KERNEL is relative to the caller's directory.
 case ${KERNEL:-} in "" | /*) ;; *) KERNEL=$PWD/$KERNEL ;; esac
@@ -193,17 +203,23 @@ rm -f "$console" "$tap"
 # than the architected one. arm64 gets a GICv3 and pseudo-NMI
 # (irqchip.gicv3_pseudo_nmi=1, where the kernel has ARM64_PSEUDO_NMI): the
 # PMU's interrupt is then an NMI, from which tests/check/65-nmi.sh pushes.
+# The second port: the TAP file, or (shell) this terminal, whose Ctrl-C
+# is the guest's (signal=off), not QEMU's end.
+tapdev=(file "path=$tap")
+[ "$mode" != shell ] || tapdev=(stdio signal=off)
 case $vm_arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg
-		-serial "file:$console" -serial "file:$tap")
+		-serial "file:$console"
+		-chardev "$(IFS=,; echo "${tapdev[*]},id=tap")" -serial chardev:tap)
 	append="console=ttyS0,115200"
 	;;
 aarch64)
 	qemu=(qemu-system-aarch64 -M virt,gic-version=3
 		-cpu max,pauth-impdef=on -accel tcg
 		-serial "file:$console"
-		-device virtio-serial-device -chardev "file,id=tap,path=$tap"
+		-device virtio-serial-device
+		-chardev "$(IFS=,; echo "${tapdev[*]},id=tap")"
 		-device virtconsole,chardev=tap)
 	append="console=ttyAMA0 seqringvm.tap=/dev/hvc0 irqchip.gicv3_pseudo_nmi=1"
 	;;
@@ -236,44 +252,118 @@ append+=" seqringvm.timeout=$script_timeout"
 [ -n "${VM_FILTER:-}" ] && append+=" seqringvm.filter=$VM_FILTER"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 
+# The shell: the terminal's size and type, which a serial port cannot
+# tell the guest; no time limit unless one is asked for.
+if [ "$mode" = shell ]; then
+	size=$(stty size 2>/dev/null) && append+=" seqringvm.size=${size% *}x${size#* }"
+	append+=" seqringvm.term=${TERM:-vt100}"
+	[ -n "${VM_TIMEOUT:-}" ] || vm_timeout=0
+fi
+
 echo "run.sh: booting $boot (mode $mode, timeout ${vm_timeout}s)" >&2
 start=$(date +%s)
 # -no-reboot: the guest's final reboot (or a panic, with panic=-1) ends QEMU;
 # with VM_BOOTS the guest powers off at the end instead.
 # -nodefaults: no NIC, VGA or option ROMs to emulate and load.
-timeout -k 10 "$vm_timeout" "${qemu[@]}" \
-	-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
-	-nodefaults -no-user-config -display none "${noreboot[@]}" \
-	-kernel "$boot" -initrd "$initrd" -append "$append" </dev/null &
-qemu_pid=$!
+# The shell's QEMU reads the terminal: timeout must leave it in the
+# terminal's foreground process group (--foreground), not in one of its own.
+fg=()
+[ "$mode" != shell ] || fg=(--foreground)
+# vm [exec]: QEMU under timeout; with exec, in place of the shell that runs
+# it (a background job: its $! is then timeout's, which a kill reaches).
+vm() {
+	${1:-} timeout "${fg[@]}" -k 10 "$vm_timeout" "${qemu[@]}" \
+		-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
+		-nodefaults -no-user-config -display none "${noreboot[@]}" \
+		-kernel "$boot" -initrd "$initrd" -append "$append"
+}
+
+# guest_lines: what the guest writes on its second port, line by line as
+# it comes (not once the VM has ended), until QEMU ($qemu_pid) ends.
+guest_lines() {
+	tail -n +1 -F -s 0.2 --pid="$qemu_pid" "$tap" 2>/dev/null |
+		while IFS= read -r line || [ -n "$line" ]; do
+			printf '%s\n' "${line%$'\r'}"
+		done
+}
+
+# tap_stream: the guest's TAP stream, results counted as they come; then
+# QEMU's exit status in qemu_rc.
+tap_stream() {
+	passed=0 failed=0 skipped=0 count=0 plan=
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*)
+			count=$((count + 1))
+			case $line in
+			"ok "*"# SKIP"* | "ok "*"# skip"* | "not ok "*"# TODO"* | "not ok "*"# todo"*)
+				skipped=$((skipped + 1)) ;;
+			"ok "*) passed=$((passed + 1)) ;;
+			*) failed=$((failed + 1)) ;;
+			esac
+			echo "$line"
+			;;
+		1..*)
+			plan=${line#1..}
+			plan=${plan%%[!0-9]*}
+			;;
+		*)
+			echo "$line"
+			;;
+		esac
+	done < <(guest_lines)
+	wait "$qemu_pid"
+	qemu_rc=$?
+}
 
 # With VM_BOOTS, every panic reboots (panic=1): the console's last "Kernel
 # panic" after its last boot banner for longer than VM_PANIC_TIMEOUT is a
 # panic path that hangs (a notifier that waits for a CPU panic() stopped).
-# The VM is ended then, and the run fails, instead of at VM_TIMEOUT.
-panic_hung=
-if [ "$boots" -gt 1 ]; then
-	panic_timeout=${VM_PANIC_TIMEOUT:-120}
-	panic_seen=
+# panic_watch ends the VM then, and leaves the timeout in $hung_flag, so that
+# the run fails at once instead of at VM_TIMEOUT.
+hung_flag=$(dirname "$tap")/panic-hung
+rm -f "$hung_flag"
+panic_watch() {
+	local seen=
 	while kill -0 "$qemu_pid" 2>/dev/null; do
 		sleep 2
 		if tr -d '\r' <"$console" 2>/dev/null | awk '
 			/Linux version / { b = NR }
 			/Kernel panic - not syncing/ { p = NR }
 			END { exit !(p > b) }'; then
-			panic_seen=${panic_seen:-$(date +%s)}
-			if [ $(($(date +%s) - panic_seen)) -gt "$panic_timeout" ]; then
-				panic_hung=$panic_timeout
+			seen=${seen:-$(date +%s)}
+			if [ $(($(date +%s) - seen)) -gt "$1" ]; then
+				echo "$1" >"$hung_flag"
 				kill "$qemu_pid"
-				break
+				return
 			fi
 		else
-			panic_seen=
+			seen=
 		fi
 	done
-fi
-wait "$qemu_pid"
-qemu_rc=$?
+}
+
+case $mode in
+shell)
+	: >"$tap"
+	vm
+	qemu_rc=$?
+	;;
+demo)
+	vm exec </dev/null &
+	qemu_pid=$!
+	guest_lines
+	wait "$qemu_pid"
+	qemu_rc=$?
+	;;
+*)
+	vm exec </dev/null &
+	qemu_pid=$!
+	[ "$boots" -le 1 ] || panic_watch "${VM_PANIC_TIMEOUT:-120}" &
+	;;
+esac
+[ "$mode" = shell ] || [ "$mode" = demo ] || tap_stream
+panic_hung=$(cat "$hung_flag" 2>/dev/null)
 secs=$(($(date +%s) - start))
 echo "run.sh: VM ran ${secs}s, qemu exit status $qemu_rc" >&2
 touch "$console" "$tap"
@@ -337,15 +427,14 @@ show_console_tail() {
 	echo "# ----- end of $console -----"
 }
 
-if [ "$mode" = demo ]; then
-	tr -d '\r' <"$tap"
+if [ "$mode" = demo ] || [ "$mode" = shell ]; then
 	status=$(console_text | sed -n 's/.*seqring-vm: runner finished: mode=[^ ]* status=\([0-9]*\).*/\1/p' | tail -n 1)
 	reports=$(kernel_reports)
 	if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
 		echo "run.sh: the VM did not finish within ${vm_timeout}s" >&2
 		status=1
 	elif [ -z "$status" ]; then
-		echo "run.sh: the guest did not report the end of the demo" >&2
+		echo "run.sh: the guest did not report the end of the $mode" >&2
 		status=1
 	fi
 	if [ -n "$reports" ]; then
@@ -358,28 +447,6 @@ if [ "$mode" = demo ]; then
 fi
 
 # --- TAP modes ---------------------------------------------------------------
-passed=0 failed=0 skipped=0 count=0 plan=
-while IFS= read -r line; do
-	case $line in
-	"ok "* | "not ok "*)
-		count=$((count + 1))
-		case $line in
-		"ok "*"# SKIP"* | "ok "*"# skip"* | "not ok "*"# TODO"* | "not ok "*"# todo"*)
-			skipped=$((skipped + 1)) ;;
-		"ok "*) passed=$((passed + 1)) ;;
-		*) failed=$((failed + 1)) ;;
-		esac
-		echo "$line"
-		;;
-	1..*)
-		plan=${line#1..}
-		plan=${plan%%[!0-9]*}
-		;;
-	*)
-		echo "$line"
-		;;
-	esac
-done < <(tr -d '\r' <"$tap")
 
 # host_result STATUS DESC: one more result in the merged stream.
 host_result() {

@@ -80,6 +80,30 @@ int srl_set_wakeup(int fd, __u32 readings);
  * O_NONBLOCK), -EPIPE once after readings were overwritten before they
  * were read (the next call goes on from the oldest held), or another
  * negative errno value.
+ *
+ * -EPIPE is not an error to give up on: a consumer that fell behind reads
+ * again, and the gap in sequence numbers says how many it missed, as
+ * seqringctl watch says it:
+ *
+ *	struct seqring_record rec[64];
+ *	__u64 next = 0;
+ *	ssize_t i, n;
+ *
+ *	for (;;) {
+ *		n = srl_read(fd, rec, 64);
+ *		if (n == -EPIPE)
+ *			continue;	// overwritten: on from the oldest held
+ *		if (n == -EAGAIN && srl_wait(fd, -1) >= 0)
+ *			continue;	// nothing yet (O_NONBLOCK): wait
+ *		if (n <= 0)
+ *			break;		// 0: the ring was destroyed
+ *		if (next && rec[0].seq > next)
+ *			fprintf(stderr, "%llu readings missed\n",
+ *				(unsigned long long)(rec[0].seq - next));
+ *		for (i = 0; i < n; i++)
+ *			use(&rec[i].reading);
+ *		next = rec[n - 1].seq + 1;
+ *	}
  */
 ssize_t srl_read(int fd, struct seqring_record *records, size_t count);
 
