@@ -48,7 +48,7 @@
 # (debootstrap, chroot).
 # Environment: SEQRING_CACHE (default /var/cache/seqring), KSRC_TAR (the
 # kernel source tarball, default /usr/src/linux-source-6.1.tar.xz),
-# LITMUS_TIMEOUT (seconds per file, default 300), LITMUS_JOBS (herd7s at
+# LITMUS_TIMEOUT (seconds per file, default 1200), LITMUS_JOBS (herd7s at
 # once, default one a CPU), LITMUS_CROSSCHECK_ONLY
 # (set: only the three checks before herd7, which need neither root nor
 # herd7).
@@ -60,7 +60,7 @@ cd "$repo" || exit 1
 out=build/litmus
 cache=${SEQRING_CACHE:-/var/cache/seqring}/litmus
 ksrc=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
-limit=${LITMUS_TIMEOUT:-300}
+limit=${LITMUS_TIMEOUT:-1200}
 jobs=${LITMUS_JOBS:-$(nproc)}
 pkgs=herdtools7
 
