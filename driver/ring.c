@@ -116,9 +116,9 @@
  * space: next_seq and oldest_seq are the words of the meta page (the
  * ring points at them; producers store nothing more for a mapping), the
  * slots are the mapped array, and the UAPI header's protocol is a. to c.
- * with C11 acquire loads and an acquire fence for smp_rmb(), and the
- * meta page's flags loaded with acquire first (map-consumer.litmus, with
- * two producers).
+ * with C11 acquire loads and an acquire fence for smp_rmb()
+ * (map-consumer.litmus, with two producers), and the meta page's flags
+ * loaded with acquire first (kill-gone.litmus).
  * A stream reader that is about to wait (read() or poll(), reader.c):
  *   d. is on its file's wait queue (poll_wait(), or prepare_to_wait());
  *   e. puts itself on the ring's list of armed readers and lowers wake_seq
@@ -148,8 +148,8 @@
  * stored or published since the first copy, up to head as it is then, is
  * copied over if producers did not lap it meanwhile: mig_seq is set to the
  * first such reading, a grace period before the copy (producers never
- * wait for the copy to start), and the copy goes a chunk of slots at a
- * time, each chunk
+ * wait for the copy to start; both grace periods: resize-grace.litmus),
+ * and the copy goes a chunk of slots at a time, each chunk
  * released into mig_seq (migrate:C), which keeps producers off the slots
  * still to be filled (1., reserve:C; resize-migrate.litmus): the copy and
  * a producer never store one slot at once. Until prev is cleared, readers
@@ -1538,7 +1538,8 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	if (from < head) {
 		/*
 		 * Producers leave those slots alone from a grace period on
-		 * (resize-migrate.litmus); the copy then takes them.
+		 * (resize-grace.litmus, resize-migrate.litmus); the copy
+		 * then takes them.
 		 */
 		WRITE_ONCE(ring->mig_seq, from);
 		synchronize_rcu_expedited();

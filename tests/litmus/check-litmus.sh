@@ -25,10 +25,20 @@
 # "Observation NAME Never|Sometimes|Always" line, NAME being the file's
 # name less .litmus (which the `C NAME` line must match). No such line is
 # a failure. Also checked, as part of each file's test: the "Result:" its
-# header states is the one expected; each test has a mutant; a mutant's
-# test exists and asks the same question (the same `exists` clause).
+# header states is the one expected; a mutant's test exists and asks the
+# same question (the same `exists` clause).
 #
-# Output: TAP, one test per file ("ok 3 - publish-wake: Never"), a failure
+# Before herd7, for the whole set (no FILE arguments), three checks that
+# keep the set and driver/ring.c together, which need no root: (1) the
+# tests are the files ring.c's ordering comment (its first comment) cites
+# as NAME.litmus, no more and no fewer; (2) every test has a mutant and a
+# "Models:" paragraph naming at least one FILE:FUNCTION() that exists
+# (FILE from the top of the tree, FUNCTION defined in it); (3) every
+# label LMM(function:X) in ring.c is named by some test, and every label
+# a test names is in ring.c.
+#
+# Output: TAP, the three checks, then one test per file ("ok 6 -
+# publish-wake: Never"), a failure
 # with expected and got and herd7's output as "# " lines; the plan; as the
 # last line "N passed, N failed". herd7's output for each file is kept in
 # build/litmus/NAME.out. Exit status 0 iff every test passed.
@@ -38,7 +48,10 @@
 # (debootstrap, chroot).
 # Environment: SEQRING_CACHE (default /var/cache/seqring), KSRC_TAR (the
 # kernel source tarball, default /usr/src/linux-source-6.1.tar.xz),
-# LITMUS_TIMEOUT (seconds per file, default 300).
+# LITMUS_TIMEOUT (seconds per file, default 1200), LITMUS_JOBS (herd7s at
+# once, default one a CPU), LITMUS_CROSSCHECK_ONLY
+# (set: only the three checks before herd7, which need neither root nor
+# herd7).
 
 set -u
 
@@ -47,7 +60,8 @@ cd "$repo" || exit 1
 out=build/litmus
 cache=${SEQRING_CACHE:-/var/cache/seqring}/litmus
 ksrc=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
-limit=${LITMUS_TIMEOUT:-300}
+limit=${LITMUS_TIMEOUT:-1200}
+jobs=${LITMUS_JOBS:-$(nproc)}
 pkgs=herdtools7
 
 passed=0 failed=0 n=0
@@ -81,6 +95,54 @@ fi
 for f in "${files[@]}"; do
 	[ -f "$f" ] || setup_failed "no litmus file $f"
 done
+
+# --- the set against driver/ring.c -------------------------------------------
+# crosscheck WHAT PROBLEMS: one TAP test, each problem (a line) as "# ".
+crosscheck() {
+	if [ -z "$2" ]; then
+		result ok "$1"
+	else
+		result "not ok" "$1"
+		while IFS= read -r line; do echo "# $line"; done <<<"$2"
+	fi
+}
+if [ $# -eq 0 ]; then
+	ring=driver/ring.c
+	tests=$(for f in tests/litmus/*.litmus; do basename "$f" .litmus; done)
+	cited=$(sed -n '1,/\*\//p' "$ring" | grep -o '[a-z0-9-]\+\.litmus' |
+		sed 's/\.litmus$//' | sort -u)
+	crosscheck "every test is cited by $ring's ordering comment, every citation is a test" \
+		"$(comm -23 <(echo "$tests") <(echo "$cited") | sed 's/$/.litmus: not cited/'
+		   comm -13 <(echo "$tests") <(echo "$cited") | sed 's/$/.litmus: cited, no such test/')"
+	problems=
+	for name in $tests; do
+		f=tests/litmus/$name.litmus
+		compgen -G "tests/litmus/mutants/$name+*.litmus" >/dev/null ||
+			problems+="$f: no mutant (tests/litmus/mutants/$name+WHAT.litmus)"$'\n'
+		models=$(sed -n '/^ \* Models:/,/^ \*$/p' "$f" |
+			grep -o '[A-Za-z0-9_./-]*\.[ch]:[A-Za-z0-9_]*()' | sort -u)
+		[ -n "$models" ] ||
+			problems+="$f: no \"Models: FILE:FUNCTION()\" paragraph"$'\n'
+		for m in $models; do
+			file=${m%%:*}
+			fn=${m#*:}
+			fn=${fn%()}
+			if [ ! -f "$file" ]; then
+				problems+="$f: models $m, but there is no $file"$'\n'
+			elif ! grep -q "^[A-Za-z].*[ *]$fn(" "$file" &&
+				! grep -q "^$fn(" "$file"; then
+				problems+="$f: models $m, but $file defines no $fn()"$'\n'
+			fi
+		done
+	done
+	crosscheck "every test has a mutant and names the FILE:FUNCTION() it models" "${problems%$'\n'}"
+	labels=$(grep -o 'LMM([A-Za-z0-9_]*:[A-Z])' "$ring" | grep -vx 'LMM(function:X)' | sort -u)
+	named=$(cat tests/litmus/*.litmus | grep -o 'LMM([A-Za-z0-9_]*:[A-Z])' | sort -u)
+	crosscheck "every label LMM(function:X) of $ring is named by a test, every label named is in $ring" \
+		"$(comm -23 <(echo "$labels") <(echo "$named") | sed 's/$/: named by no test/'
+		   comm -13 <(echo "$labels") <(echo "$named") | sed "s|\$|: named by a test, not in $ring|")"
+	[ -z "${LITMUS_CROSSCHECK_ONLY:-}" ] || finish
+fi
 [ "$(id -u)" -eq 0 ] || setup_failed "check-litmus needs root (debootstrap, chroot)"
 rm -rf "$out"
 mkdir -p "$out" "$cache"
@@ -89,6 +151,14 @@ mkdir -p "$out" "$cache"
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-litmus.XXXXXX") || exit 1
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
+	local p
+	# herd7 runs under timeout(1), in a process group of its own: stop
+	# every process chrooted into this root, or an interrupted run
+	# leaves them running.
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" != "$root" ] ||
+			kill "${p#/proc/}" 2>/dev/null
+	done
 	tests/roots/rmroot.sh "$root"
 }
 trap cleanup EXIT
@@ -133,18 +203,19 @@ mkdir -p "$root/litmus/out"
 cp --parents "${files[@]}" "$root/litmus/"
 echo "# $(tests/roots/inroot.sh "$root" herd7 -version 2>&1 | head -n 1 | sed 's/^/herd7 /'), model: $key"
 t0=$(date +%s)
-# shellcheck disable=SC2016 # expanded by the root's shell
-tests/roots/inroot.sh "$root" sh -c '
+# $jobs herd7s at once (one a CPU: herd7 is single-threaded), the
+# largest files first, as they take longest.
+# shellcheck disable=SC2016,SC2012 # expanded by the root's shell; our file names
+ls -S "${files[@]}" | tests/roots/inroot.sh "$root" sh -c '
 	cd /litmus/model || exit 1
-	limit=$1
-	shift
-	for f; do
-		o=/litmus/out/$(basename "$f" .litmus).out
-		timeout "$limit" herd7 -conf linux-kernel.cfg "/litmus/$f" >"$o" 2>&1 ||
+	xargs -P "$2" -I FILE sh -c '\''
+		o=/litmus/out/$(basename "$1" .litmus).out
+		timeout "$0" herd7 -conf linux-kernel.cfg "/litmus/$1" >"$o" 2>&1 ||
 			echo "(herd7 exit status $?)" >>"$o"
-	done' sh "$limit" "${files[@]}" >"$out/herd7.log" 2>&1 ||
-	setup_failed "herd7 in the sid root" "$out/herd7.log"
-echo "# herd7 ran ${#files[@]} files in $(($(date +%s) - t0)) s"
+		exit 0'\'' "$1" FILE' sh "$limit" "$jobs" >"$out/herd7.log" 2>&1 &
+# In the background: a signal's trap runs at once, not when herd7 ends.
+wait $! || setup_failed "herd7 in the sid root" "$out/herd7.log"
+echo "# herd7 ran ${#files[@]} files, $jobs at once, in $(($(date +%s) - t0)) s"
 cp "$root"/litmus/out/*.out "$out/" 2>/dev/null
 
 # --- the results --------------------------------------------------------------
@@ -172,9 +243,6 @@ for f in "${files[@]}"; do
 		why="expected $want, got $got"
 	elif [ "$stated" != "$want" ]; then
 		why="herd7 says $got, as expected, but the header says \"Result: ${stated:-(none)}\""
-	elif [ "$want" = Never ] && [ $# -eq 0 ] &&
-		! compgen -G "tests/litmus/mutants/$name+*.litmus" >/dev/null; then
-		why="$got, but it has no mutant (tests/litmus/mutants/$name+WHAT.litmus)"
 	elif [ "$want" = Sometimes ]; then
 		base=tests/litmus/${name%%+*}.litmus
 		if [ ! -f "$base" ]; then

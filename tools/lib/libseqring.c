@@ -367,14 +367,14 @@ void srl_escape_label(char *buf, const char *label)
  *      a newer one over it meanwhile, so the copy may be torn, and is not
  *      used unless D. says it was not;
  *   D. acquire fence (the kernel reader's smp_rmb()), then load seq again,
- *      relaxed: still s means no producer claimed the slot before the copy
- *      ended (its claim is a fully ordered cmpxchg before it writes), so
- *      the copy is whole;
+ *      relaxed: still s means no producer marked the slot busy before the
+ *      copy ended (it marks the slot, then smp_wmb(), before it writes
+ *      the reading), so the copy is whole;
  *   E. seq not s in B. or D.: the reading was overwritten. An acquire
- *      fence, then oldest_seq: the producer that claimed the slot had
- *      raised oldest_seq past s before its claim, so it is seen here, and
+ *      fence, then oldest_seq: the producer that marked the slot had
+ *      raised oldest_seq past s before its mark, so it is seen here, and
  *      the readings up to it are counted lost, never skipped silently
- *      (claim-validate.litmus).
+ *      (map-consumer.litmus).
  * GONE: the flags word is loaded with acquire before next_seq, so a
  * consumer that sees the flag sees every reading published before the
  * ring was destroyed, and stops only after reading them.
