@@ -49,7 +49,9 @@
 # Environment: SEQRING_CACHE (default /var/cache/seqring), KSRC_TAR (the
 # kernel source tarball, default /usr/src/linux-source-6.1.tar.xz),
 # LITMUS_TIMEOUT (seconds per file, default 1200), LITMUS_JOBS (herd7s at
-# once, default one a CPU), LITMUS_CROSSCHECK_ONLY
+# once, default one a CPU), LITMUS_SHORT (set: the whole set but the tests
+# of tests/litmus/slow.list and their mutants, each such test one skipped
+# result saying so: CI's short form), LITMUS_CROSSCHECK_ONLY
 # (set: only the three checks before herd7, which need neither root nor
 # herd7).
 
@@ -64,7 +66,7 @@ limit=${LITMUS_TIMEOUT:-1200}
 jobs=${LITMUS_JOBS:-$(nproc)}
 pkgs=herdtools7
 
-passed=0 failed=0 n=0
+passed=0 failed=0 nskipped=0 n=0
 result() {
 	n=$((n + 1))
 	echo "$1 $n - $2"
@@ -76,7 +78,11 @@ result() {
 }
 finish() {
 	echo "1..$n"
-	echo "$passed passed, $failed failed"
+	if [ "$nskipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $nskipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
 	[ "$failed" -eq 0 ]
 	exit
 }
@@ -91,6 +97,24 @@ if [ $# -gt 0 ]; then
 	files=("$@")
 else
 	files=(tests/litmus/*.litmus tests/litmus/mutants/*.litmus)
+fi
+# slow_why NAME: why NAME (a test, or a mutant of one) is left out of the
+# short form, or nothing.
+slow_why() {
+	awk -F '\t' -v n="${1%%+*}" '$1 == n { print "herd7 " $2 " s: " $3 }' \
+		tests/litmus/slow.list
+}
+skipped=()
+if [ $# -eq 0 ] && [ -n "${LITMUS_SHORT:-}" ]; then
+	kept=()
+	for f in "${files[@]}"; do
+		if [ -n "$(slow_why "$(basename "$f" .litmus)")" ]; then
+			skipped+=("$f")
+		else
+			kept+=("$f")
+		fi
+	done
+	files=("${kept[@]}")
 fi
 for f in "${files[@]}"; do
 	[ -f "$f" ] || setup_failed "no litmus file $f"
@@ -225,6 +249,12 @@ cond() {
 	sed -n '/^exists/,$p' "$1" | sed 's/(\*.*\*)//g' | tr -d ' \t\n'
 }
 
+for f in ${skipped[@]+"${skipped[@]}"}; do
+	name=$(basename "$f" .litmus)
+	n=$((n + 1))
+	nskipped=$((nskipped + 1))
+	echo "ok $n - ${f#tests/litmus/} # SKIP LITMUS_SHORT: $(slow_why "$name")"
+done
 for f in "${files[@]}"; do
 	name=$(basename "$f" .litmus)
 	case $f in
