@@ -31,6 +31,7 @@
 
 CG=/sys/fs/cgroup
 GROUP=$CG/seqring-starve
+KEEP=$CG/seqring-starve-key
 TRACING=/sys/kernel/tracing
 EVENT=$TRACING/events/seqring/seqring_push
 
@@ -100,6 +101,15 @@ else
 	) &
 	deadman=$!
 	_tap_pids="$_tap_pids $deadman"
+	# A quota on a group of its own, with no process in it, first: the
+	# kernel's CFS bandwidth static key turns on now, with nothing else
+	# running, and stays on through the adversary's quota writes. Each
+	# turn of that key patches __schedule(); under tcg on a loaded host,
+	# one done while the adversary ran oopsed (int3) 6.12 and 7.2 guests
+	# (doc/testing.md, 66-starve).
+	mkdir "$KEEP" 2>/dev/null
+	echo "1000000 1000000" >"$KEEP/cpu.max" 2>/dev/null ||
+		diag "no quota on $KEEP: the adversary's writes turn the key"
 	run_starve "[cpu.max] " -c "$GROUP"
 	kill "$deadman" 2>/dev/null
 	# Lifted by starve itself, unless it was killed: a batcher throttled
@@ -111,6 +121,8 @@ else
 		_i=$((_i + 1))
 	done
 	rmdir "$GROUP" 2>/dev/null || diag "rmdir $GROUP failed: $(cat "$GROUP/cgroup.procs" 2>&1)"
+	echo max >"$KEEP/cpu.max" 2>/dev/null
+	rmdir "$KEEP" 2>/dev/null
 fi
 
 check_unload "unload seqring.ko"
