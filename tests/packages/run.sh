@@ -3,8 +3,10 @@
 #
 # run.sh - the packaging tests (host side, as root): `make check-packages`.
 #
-# Runs every tests/packages/NN-*.sh in sort order (PKG_FILTER, a shell
-# glob, keeps only the scripts whose name matches) and merges their TAP
+# Runs every tests/packages/NN-*.sh in sort order (PKG_FILTER, shell globs
+# separated by commas as VM_FILTER's, keeps only the scripts whose name
+# matches one, and of those none that matches a glob with a leading "!")
+# and merges their TAP
 # output into one stream:
 #   - "ok I - desc" / "not ok I - desc" of a script become
 #     "ok M - SCRIPT: desc" with M counting across all scripts; "# SKIP"
@@ -44,10 +46,24 @@ result() {
 	esac
 }
 
+# wanted NAME: PKG_FILTER keeps script NAME.
+wanted() {
+	local g in=0 globs
+	IFS=, read -ra globs <<<"${PKG_FILTER:-*}"
+	for g in "${globs[@]}"; do
+		# shellcheck disable=SC2053 # globs on purpose
+		case $g in
+		!*) [[ $1 == ${g#!} ]] && return 1 ;;
+		*) [[ $1 == $g ]] && in=1 ;;
+		esac
+	done
+	# Only "!" globs: every other script.
+	[ "$in" = 1 ] || ! printf '%s\n' "${globs[@]}" | grep -qv '^!'
+}
+
 for script in tests/packages/[0-9]*.sh; do
 	name=$(basename "$script" .sh)
-	# shellcheck disable=SC2254 # PKG_FILTER is a glob on purpose
-	case $name in ${PKG_FILTER:-*}) ;; *) continue ;; esac
+	wanted "$name" || continue
 	echo "# $name"
 	log=build/packages/$name.log
 	start=$SECONDS
