@@ -244,14 +244,22 @@ stress: deps
 # panics or reboots the guest on purpose, and QEMU boots it again with its
 # RAM as it was. mem= keeps the kernel below 896 MiB of the 1024, where the
 # tests keep what must survive; reserve_mem= (6.12 on) asks for two
-# regions more, which 20-reserve-mem watches. A script's phases take a
+# regions more, which 20-reserve-mem watches, and for four that
+# 45-persist-claim must see refused: two not in whole pages (the second,
+# allocated right below the first, starts where the first does, off a
+# page), one given to an ftrace instance too, one to ramoops too. A
+# script's phases take a
 # boot each. KERNELS="6.12 ..." (tests/kernels/kernels.list): on those
 # kernels, as check-kernels runs the check tier. ARCHES="arm64-6.1 ..."
 # (tests/arch/arches.list, booted kernels): on those, cross-built and
 # booted under qemu-system-aarch64 as check-arch does (ARCH_TIER=crash).
 CRASH_BOOTS ?= 20
 CRASH_VM = VM_MEM=1024 VM_BOOTS=$(CRASH_BOOTS) VM_TIMEOUT=1200 \
-	VM_APPEND="mem=896M reserve_mem=1M:4K:seqring_1m reserve_mem=2M:2M:seqring_2m $(VM_APPEND)"
+	VM_APPEND="mem=896M reserve_mem=1M:4K:seqring_1m reserve_mem=2M:2M:seqring_2m \
+	reserve_mem=65600:64:seqring_odd reserve_mem=64K:64:seqring_odd2 \
+	reserve_mem=1M:4K:seqring_ft \
+	trace_instance=seqring_test@seqring_ft reserve_mem=64K:4K:seqring_ro \
+	ramoops.mem_name=seqring_ro $(VM_APPEND)"
 check-crash: deps
 ifneq ($(ARCHES),)
 	tests/vm/deps.sh qemu-system-arm

@@ -68,6 +68,49 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 #endif
 
 /*
+ * 5.10 marks a page charged to a memory cgroup (allocated with
+ * __GFP_ACCOUNT by a task outside the root cgroup: a module loaded by a
+ * systemd unit with MemoryAccounting=, a ring a driver creates there) with
+ * the page type PageKmemcg, and vm_insert_page() refuses every page with
+ * a type (EINVAL). 5.11 moved the mark into page->memcg_data, where
+ * nothing refuses it. On 5.10, such a page is mapped by its PFN instead
+ * (a special entry of a VM_MIXEDMAP mapping, as vm_insert_pages() makes
+ * them), which maps the same memory; ptrace() and /proc/PID/mem cannot
+ * read those entries. PG_kmemcg, the type's value, is a macro of 5.10's
+ * <linux/page-flags.h> only.
+ */
+#include <linux/mm.h>
+#ifdef PG_kmemcg
+#include <linux/pfn_t.h>
+
+#define seqring_page_charged(page)	PageKmemcg(page)
+
+static inline int seqring_insert_charged_page(struct vm_area_struct *vma,
+					      unsigned long addr,
+					      struct page *page)
+{
+	vm_fault_t ret;
+
+	/* What vm_insert_page() sets; vmf_insert_mixed() wants it set. */
+	vma->vm_flags |= VM_MIXEDMAP;
+	ret = vmf_insert_mixed(vma, addr, page_to_pfn_t(page));
+
+	if (ret == VM_FAULT_NOPAGE)
+		return 0;
+	return ret == VM_FAULT_OOM ? -ENOMEM : -EFAULT;
+}
+#else
+#define seqring_page_charged(page)	false
+
+static inline int seqring_insert_charged_page(struct vm_area_struct *vma,
+					      unsigned long addr,
+					      struct page *page)
+{
+	return -EINVAL;
+}
+#endif
+
+/*
  * panic_notifier_list moved from <linux/kernel.h> to a header of its own
  * in 5.14. Kbuild looks for the header.
  */

@@ -12,7 +12,10 @@
  * As the in-tree mappings of such rings (ftrace's ring_buffer_map(), the
  * BPF ring buffer): the pages are inserted at mmap() time with
  * vm_insert_pages(), each holding a reference to its page; VM_DONTCOPY
- * (a child of fork() has no mapping), VM_DONTEXPAND (mremap() cannot grow
+ * (a child of fork() has no mapping, unless madvise(MADV_DOFORK) asked
+ * for one: then the child shares the same read-only pages, and its copy
+ * is one more mapping, counted by vm_ops->open(); nothing in it can harm
+ * the ring, so it is not refused), VM_DONTEXPAND (mremap() cannot grow
  * it past the ring), VM_DONTDUMP (no core dump holds the readings);
  * VM_MAYWRITE and VM_MAYEXEC cleared, so mprotect() cannot make it
  * writable or executable. Not VM_IO nor VM_PFNMAP: these are ordinary
@@ -81,12 +84,42 @@ static struct page *seqring_mmap_page(struct seqring_ring *ring,
 	return is_vmalloc_addr(addr) ? vmalloc_to_page(addr) : virt_to_page(addr);
 }
 
+/*
+ * Insert @k pages at @addr: vm_insert_pages(), but on 5.10 a page charged
+ * to a memory cgroup by its PFN, which vm_insert_pages() refuses there
+ * (compat.h).
+ */
+static int seqring_mmap_insert_pages(struct vm_area_struct *vma,
+				     unsigned long addr, struct page **pages,
+				     unsigned long k)
+{
+	unsigned long j, left;
+	int ret;
+
+	for (j = 0; j < k; j++) {
+		if (seqring_page_charged(pages[j]))
+			break;
+	}
+	if (j == k) {
+		left = k;
+		return vm_insert_pages(vma, addr, pages, &left);
+	}
+	for (j = 0; j < k; j++, addr += PAGE_SIZE) {
+		ret = seqring_page_charged(pages[j]) ?
+		      seqring_insert_charged_page(vma, addr, pages[j]) :
+		      vm_insert_page(vma, addr, pages[j]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Insert the @n first pages of the mapping, a page of pointers at a time. */
 static int seqring_mmap_insert(struct seqring_ring *ring,
 			       const struct seqring_slots *slots,
 			       struct vm_area_struct *vma, unsigned long n)
 {
-	unsigned long i, j, k, left;
+	unsigned long i, j, k;
 	struct page **pages;
 	int ret = 0;
 
@@ -100,9 +133,9 @@ static int seqring_mmap_insert(struct seqring_ring *ring,
 		k = min_t(unsigned long, n - i, SEQRING_MMAP_BATCH);
 		for (j = 0; j < k; j++)
 			pages[j] = seqring_mmap_page(ring, slots, i + j);
-		left = k;
-		ret = vm_insert_pages(vma, vma->vm_start + (i << PAGE_SHIFT),
-				      pages, &left);
+		ret = seqring_mmap_insert_pages(vma,
+						vma->vm_start + (i << PAGE_SHIFT),
+						pages, k);
 		if (ret)
 			break;
 		cond_resched();
@@ -118,7 +151,9 @@ static int seqring_mmap_insert(struct seqring_ring *ring,
  *	writing)
  *
  * Permission is the file's: the core allows a mapping only of a file open
- * for reading. A mapping shorter than the whole maps its first pages.
+ * for reading, and a shared writable one only of a file open for writing
+ * (EACCES before this runs). A mapping shorter than the whole maps its
+ * first pages.
  *
  * Return: 0, -EPERM for PROT_WRITE or PROT_EXEC, -EINVAL for MAP_PRIVATE,
  * an offset other than 0 or a length past the slots, -ENODEV once the

@@ -19,10 +19,20 @@
  * have written over part of it, and a cold boot leaves zeroes or noise.
  * seqring_persist_scan() therefore trusts nothing it reads: every size is
  * checked against the region's own and the layout recomputed from it,
- * every index it derives is reduced modulo a capacity it checked, and a
- * reading counts only when its slot holds exactly its sequence number
- * (not BUSY) and the slot's crc32 matches. What is valid is kept; the rest
- * is counted as lost, never shown.
+ * every index it derives is reduced modulo a capacity it checked, the
+ * counters are bounded far below the BUSY bit (SEQRING_PERSIST_SEQ_MAX),
+ * and a reading counts only when its slot holds exactly its sequence
+ * number (not BUSY), the slot's crc32 matches, and a push could have made
+ * it (flags zero, the label NUL-terminated, zero after the NUL). What is
+ * valid is kept; the rest is counted, as lost or refused, never shown.
+ *
+ * A crc32 is no authentication: whoever can write the region (the
+ * previous kernel after memory corruption, firmware, a device doing DMA,
+ * root through /dev/mem) can write checksums that match. So nothing after
+ * the checksums trusts more than before them: a forged region that checks
+ * out can make the driver show readings that a push could have made, in
+ * the numbers the bound allows, and nothing else (doc/design.md, "Threat
+ * model"; tests/progs/forge.c builds such regions).
  *
  * This file knows the format only: no ring, no lock, no allocation, so
  * that KUnit can feed it any bytes (tests/kunit/persist_test.c).
@@ -34,6 +44,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 #include "compat.h"
@@ -55,6 +66,7 @@ u32 seqring_persist_crc(u64 seq, const struct seqring_reading *r)
 	return crc32_le(crc32_le(~0U, (const u8 *)&seq, sizeof(seq)),
 			(const u8 *)r, sizeof(*r));
 }
+EXPORT_SYMBOL_IF_KUNIT(seqring_persist_crc);
 
 static_assert(offsetof(struct seqring_slot, r) == sizeof(u64));
 
@@ -172,19 +184,40 @@ void seqring_persist_store(void *region, const struct seqring_persist_layout *la
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_persist_store);
 
+/*
+ * Could a push have made @r? The check a push makes (ring.c): flags zero,
+ * the label NUL-terminated within its bytes; and a push zeroes the bytes
+ * after the NUL, so a reading with any of them set was not pushed either.
+ * Whatever reads a reading relies on this: the listing prints the label as
+ * a C string.
+ */
+static bool seqring_persist_pushable(const struct seqring_reading *r)
+{
+	const char *nul = memchr(r->label, 0, sizeof(r->label));
+
+	return !r->flags && nul &&
+	       !memchr_inv(nul, 0, r->label + sizeof(r->label) - nul);
+}
+
 /**
  * seqring_persist_reading - one reading of a region found at boot
  * @region: the region
  * @lay: its layout (as seqring_persist_scan() checked it)
  * @seq: the sequence number wanted
- * @out: the reading, if valid
+ * @out: the reading, if intact
  *
- * Return: true if the slot of @seq holds exactly @seq, not busy, and its
- * checksum matches. Reads only inside the region, whatever it holds.
+ * Reads only inside the region, whatever it holds.
+ *
+ * Return: %SEQRING_PERSIST_INTACT (and @out) if the slot of @seq holds
+ * exactly @seq, not busy, its checksum matches and a push could have made
+ * the reading; %SEQRING_PERSIST_REFUSED if all but the last hold;
+ * %SEQRING_PERSIST_DAMAGED if only the checksum fails;
+ * %SEQRING_PERSIST_ABSENT if the slot holds another number.
  */
-bool seqring_persist_reading(const void *region,
-			     const struct seqring_persist_layout *lay, u64 seq,
-			     struct seqring_reading *out)
+enum seqring_persist_slot
+seqring_persist_reading(const void *region,
+			const struct seqring_persist_layout *lay, u64 seq,
+			struct seqring_reading *out)
 {
 	const struct seqring_slot *slots = region + lay->slots_offset;
 	const u32 *crcs = region + lay->crcs_offset;
@@ -193,10 +226,14 @@ bool seqring_persist_reading(const void *region,
 
 	/* One copy: the region may be anything, but not changing under us. */
 	memcpy(&copy, &slots[idx], sizeof(copy));
-	if (copy.seq != seq || seqring_persist_crc(copy.seq, &copy.r) != crcs[idx])
-		return false;
+	if (copy.seq != seq)
+		return SEQRING_PERSIST_ABSENT;
+	if (seqring_persist_crc(copy.seq, &copy.r) != crcs[idx])
+		return SEQRING_PERSIST_DAMAGED;
+	if (!seqring_persist_pushable(&copy.r))
+		return SEQRING_PERSIST_REFUSED;
 	*out = copy.r;
-	return true;
+	return SEQRING_PERSIST_INTACT;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_persist_reading);
 
@@ -206,10 +243,11 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_persist_reading);
  * @size: its bytes
  * @res: filled: the verdict, and for %SEQRING_PERSIST_FOUND the layout,
  *	the range of sequence numbers the previous ring held, and how many
- *	of them are valid
+ *	of them are intact, lost or refused
  *
  * Never reads outside [@region, @region + @size), whatever the region
- * holds; takes time linear in the capacity at most.
+ * holds; looks at one capacity of sequence numbers, no more. Process
+ * context (it may reschedule).
  *
  * Return: 0, or -EINVAL if @size cannot hold a ring at all.
  */
@@ -218,14 +256,15 @@ int seqring_persist_scan(const void *region, size_t size,
 {
 	const struct seqring_persist_header *h = region;
 	const struct seqring_mmap_meta *meta;
+	u64 next, oldest, seq, cap, refused_high = 0, refused_in = 0;
 	struct seqring_reading r;
-	u64 next, oldest, seq;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	ret = seqring_persist_layout(size, &res->layout);
 	if (ret)
 		return ret;
+	cap = res->layout.capacity;
 
 	if (h->magic != SEQRING_PERSIST_MAGIC) {
 		res->verdict = memchr_inv(region, 0, PAGE_SIZE) ?
@@ -236,43 +275,73 @@ int seqring_persist_scan(const void *region, size_t size,
 		res->verdict = SEQRING_PERSIST_VERSION_UNKNOWN;
 		return 0;
 	}
+	/* Every field, the reserved one too: the format writes it zero. */
 	if (h->header_crc != seqring_persist_header_crc(h) ||
 	    h->page_size != PAGE_SIZE || h->region_size != size ||
-	    h->capacity != res->layout.capacity ||
-	    h->slot_size != sizeof(struct seqring_slot)) {
+	    h->capacity != cap || h->slot_size != sizeof(struct seqring_slot) ||
+	    h->reserved) {
 		res->verdict = SEQRING_PERSIST_BAD_HEADER;
 		return 0;
 	}
 
+	/*
+	 * The counters are the only words of the meta page read here: the
+	 * others (layout, flags) are the format's, which writes them again.
+	 * Sequence numbers start at 1 and stay at or below
+	 * SEQRING_PERSIST_SEQ_MAX (seqring.h says why).
+	 */
 	meta = region + res->layout.meta_offset;
 	next = READ_ONCE(meta->next_seq);
 	oldest = READ_ONCE(meta->oldest_seq);
-	/* Sequence numbers start at 1 and stay below the BUSY bit. */
-	if (!next || !oldest || next > SEQRING_SLOT_SEQ ||
-	    oldest > SEQRING_SLOT_SEQ) {
+	if (!next || !oldest || next > SEQRING_PERSIST_SEQ_MAX ||
+	    oldest > SEQRING_PERSIST_SEQ_MAX) {
 		res->verdict = SEQRING_PERSIST_BAD_META;
 		return 0;
 	}
 
 	/*
-	 * What the ring held: [oldest, next), at most a capacity's worth.
-	 * oldest may be above next (raised before the publish of what
-	 * overwrote): nothing is held then. Readings reserved at or above
-	 * next were never published and are not looked at.
+	 * What the ring held: at most a capacity's worth, from oldest_seq
+	 * (or one capacity below next_seq, if that is later). A producer
+	 * raises oldest_seq past what it will overwrite before it claims a
+	 * slot, so every number reserved is below oldest_seq + capacity:
+	 * the scan looks at [first, first + capacity), one number per slot.
+	 * Below next_seq everything was published. At or above it are
+	 * readings stored but not yet published when the machine stopped:
+	 * a producer stopped in the middle of a store holds back the publish
+	 * of every later one, whose pushes may have returned, and a publish
+	 * that reached its bound leaves the rest to an irq_work that may
+	 * never have run. Those that are intact are kept too: the ring held
+	 * [first, end), end past the newest intact one, the gaps lost.
 	 */
 	res->verdict = SEQRING_PERSIST_FOUND;
 	res->next_seq = next;
-	oldest = max(oldest, next > res->layout.capacity ?
-			     next - res->layout.capacity : 1);
-	res->first_seq = min(oldest, next);
-	for (seq = res->first_seq; seq < next; seq++) {
-		if (seqring_persist_reading(region, &res->layout, seq, &r)) {
+	res->first_seq = max(oldest, next > cap ? next - cap : 1);
+	for (seq = res->first_seq; seq < res->first_seq + cap; seq++) {
+		switch (seqring_persist_reading(region, &res->layout, seq, &r)) {
+		case SEQRING_PERSIST_INTACT:
 			res->valid++;
 			res->last_valid = seq;
-		} else {
-			res->invalid++;
+			/* Refused ones below it are inside the range. */
+			refused_in += refused_high;
+			refused_high = 0;
+			break;
+		case SEQRING_PERSIST_REFUSED:
+			res->refused++;
+			if (seq < next)
+				refused_in++;
+			else
+				refused_high++;
+			break;
+		default:
+			break;
 		}
+		if (!(seq % 4096))
+			cond_resched();
 	}
+	res->end_seq = res->valid ? max(next, res->last_valid + 1) : next;
+	/* oldest_seq above next_seq and nothing after: nothing was held. */
+	res->first_seq = min(res->first_seq, res->end_seq);
+	res->lost = res->end_seq - res->first_seq - res->valid - refused_in;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_persist_scan);

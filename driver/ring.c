@@ -81,7 +81,7 @@
  *      smp_mb() when it found oldest_seq raised by another producer
  *      instead of raising it itself: only a full barrier orders another
  *      CPU's store before this one's), marks the slot (s | SLOT_BUSY,
- *      WRITE_ONCE()), smp_wmb() (push_chunk:C);
+ *      WRITE_ONCE()), smp_wmb() (push_chunk:C, a slot at a time);
  *   3. copies the reading, then smp_store_release(&slot->seq, s)
  *      (slot_fill:A; a persistent ring's checksum before it,
  *      persist-crc.litmus);
@@ -146,7 +146,10 @@
  * store into the old array: an RCU grace period waits for them (every
  * store runs with interrupts off, an RCU read-side section); then what was
  * stored or published since the first copy, up to head as it is then, is
- * copied over, a chunk of slots at a time, each chunk
+ * copied over if producers did not lap it meanwhile: mig_seq is set to the
+ * first such reading, a grace period before the copy (producers never
+ * wait for the copy to start), and the copy goes a chunk of slots at a
+ * time, each chunk
  * released into mig_seq (migrate:C), which keeps producers off the slots
  * still to be filled (1., reserve:C; resize-migrate.litmus): the copy and
  * a producer never store one slot at once. Until prev is cleared, readers
@@ -369,7 +372,7 @@ static __always_inline int seqring_reading_check(struct seqring_reading *r)
 {
 	const struct word_at_a_time constants = WORD_AT_A_TIME_CONSTANTS;
 	unsigned long w[SEQRING_LABEL_LEN / sizeof(unsigned long)];
-	unsigned long bits;
+	unsigned long bits, dirty;
 	unsigned int i;
 
 	if (r->flags)
@@ -383,10 +386,15 @@ static __always_inline int seqring_reading_check(struct seqring_reading *r)
 	if (i == ARRAY_SIZE(w))
 		return -EINVAL;
 	bits = prep_zero_mask(w[i], bits, &constants);
-	w[i] &= zero_bytemask(create_zero_mask(bits));
-	while (++i < ARRAY_SIZE(w))
+	dirty = w[i] & ~zero_bytemask(create_zero_mask(bits));
+	w[i] ^= dirty;
+	while (++i < ARRAY_SIZE(w)) {
+		dirty |= w[i];
 		w[i] = 0;
-	memcpy(r->label, w, sizeof(w));
+	}
+	/* Most labels come zero-padded: a store only for those that do not. */
+	if (dirty)
+		memcpy(r->label, w, sizeof(w));
 	return 0;
 }
 
@@ -814,18 +822,16 @@ static __always_inline bool seqring_slot_mark(struct seqring_ring *ring,
 }
 
 /*
- * Store @r as @seq in slot @idx of @slots, marked by seqring_slot_mark()
- * (step 3.), a zero timestamp replaced by @stamp, and commit it.
- * Interrupts off.
+ * Store @r as @seq in @slot, marked by seqring_slot_mark() (step 3.), a
+ * zero timestamp replaced by @stamp, its checksum into @crc (a persistent
+ * ring's; else NULL), and commit it. Interrupts off.
  */
 static __always_inline void seqring_slot_fill(struct seqring_ring *ring,
-					      struct seqring_slots *slots,
-					      u32 idx,
+					      struct seqring_slot *slot,
+					      u32 *crc,
 					      const struct seqring_reading *r,
 					      u64 seq, u64 stamp)
 {
-	struct seqring_slot *slot = &slots->slot[idx];
-
 	slot->r = *r;
 	if (!r->timestamp_ns)
 		slot->r.timestamp_ns = stamp;
@@ -835,8 +841,8 @@ static __always_inline void seqring_slot_fill(struct seqring_ring *ring,
 	 * checksum of that reading (or a mismatch, if the crash tore it;
 	 * tests/litmus/persist-crc.litmus).
 	 */
-	if (ring->crcs)
-		WRITE_ONCE(ring->crcs[idx], seqring_persist_crc(seq, &slot->r));
+	if (crc)
+		WRITE_ONCE(*crc, seqring_persist_crc(seq, &slot->r));
 	trace_seqring_push(ring->name, seq, &slot->r);
 	/*
 	 * LMM(seqring_slot_fill:A): the reading before its seq; pairs with
@@ -1019,7 +1025,7 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	unsigned int i, k;
 	unsigned long flags;
 	u64 seq, t = stamp;
-	u32 idx, first;
+	u32 idx, *crcs;
 	bool others;
 	int ret = 0;
 
@@ -1053,20 +1059,19 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 		smp_mb();	/* LMM(seqring_ring_push_chunk:B), above */
 	else
 		smp_wmb();	/* LMM(seqring_ring_push_chunk:B), above */
-	div_u64_rem(seq, slots->capacity, &first);
-	for (i = 0, idx = first; i < k; i++) {
+	div_u64_rem(seq, slots->capacity, &idx);
+	crcs = ring->crcs;
+	for (i = 0; i < k; i++) {
 		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {
 			ret = -EIO;
 			goto out;
 		}
-		if (++idx == slots->capacity)
-			idx = 0;
-	}
-	/* LMM(seqring_ring_push_chunk:C): the marks before the readings. */
-	smp_wmb();
-	seqring_hook(ring, SEQRING_HOOK_STORING);
-	for (i = 0, idx = first; i < k; i++) {
-		seqring_slot_fill(ring, slots, idx, &r[i], seq + i, t);
+		/* LMM(seqring_ring_push_chunk:C): the mark before the reading. */
+		smp_wmb();
+		if (!i)
+			seqring_hook(ring, SEQRING_HOOK_STORING);
+		seqring_slot_fill(ring, &slots->slot[idx], crcs ? &crcs[idx] : NULL,
+				  &r[i], seq + i, t);
 		if (++idx == slots->capacity)
 			idx = 0;
 	}
@@ -1326,6 +1331,32 @@ static void seqring_ring_precopy(struct seqring_ring *ring,
 }
 
 /*
+ * The first of [@from, @to) that @old holds and @new does not, neither the
+ * reading nor a newer one in its slot: what is left for
+ * seqring_ring_migrate() to copy. @to if none. Read only; producers may
+ * store into @new meanwhile (a slot they take only gets newer), none into
+ * @old any more.
+ */
+static u64 seqring_ring_unmigrated(struct seqring_ring *ring,
+				   const struct seqring_slots *old,
+				   const struct seqring_slots *new,
+				   u64 from, u64 to)
+{
+	u64 seq;
+
+	for (seq = from; seq < to; seq++) {
+		if (READ_ONCE(seqring_slot_of(old, seq)->seq) == seq &&
+		    seqring_slot_seq(READ_ONCE(seqring_slot_of(new, seq)->seq)) < seq)
+			break;
+		if (!((seq + 1) % SEQRING_CHUNK)) {
+			seqring_hook(ring, SEQRING_HOOK_RESCHED);
+			cond_resched();
+		}
+	}
+	return seq;
+}
+
+/*
  * Copy the readings [@from, @to) that @old holds into @new, the ring's own
  * array now, where producers store (a resize's last step). No producer
  * stores into @old any more, and none takes a slot of @new whose reading
@@ -1480,22 +1511,39 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	head = atomic64_read(&ring->head);
 	if (head > capacity)
 		seqring_ring_drop_before(ring, head - capacity);
-	from = max_t(u64, copied, atomic64_read(ring->oldest_seq));
-	WRITE_ONCE(ring->mig_seq, from);
 
 	/*
-	 * Producers that took the old array (interrupts off) are done; later
-	 * ones see mig_seq (resize-migrate.litmus). An expedited grace
-	 * period: a normal one waits for CPUs busy with listing walks, and
-	 * resizes are rare and root's (PREEMPT_RT makes it a normal one
-	 * after boot, rcupdate.rcu_normal_after_boot). What the old array
-	 * holds from @from on is then copied, up to head as it is now: a
-	 * producer that reserved before the swap and found the new array's
-	 * slots taken stored into the old one, above the cut.
+	 * Producers that took the old array (interrupts off) are done. An
+	 * expedited grace period: a normal one waits for CPUs busy with
+	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
+	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
+	 * Meanwhile producers store into the new array as they please:
+	 * nothing copies into it yet.
 	 */
 	synchronize_rcu_expedited();
+	/*
+	 * What is left to copy: readings the old array holds from the first
+	 * copy's end on (up to head as it is now: a producer that reserved
+	 * before the swap and found the new array's slots taken stored into
+	 * the old one, above the cut), that the new one does not hold yet
+	 * nor producers have lapped there. In a small ring that producers
+	 * fill fast, none: then no producer is ever kept off a slot.
+	 */
 	head = atomic64_read(&ring->head);
-	seqring_ring_migrate(ring, old, new, from, head);
+	from = seqring_ring_unmigrated(ring, old, new,
+				       max3(copied,
+					    (u64)atomic64_read(ring->oldest_seq),
+					    head > capacity ? head - capacity : 1),
+				       head);
+	if (from < head) {
+		/*
+		 * Producers leave those slots alone from a grace period on
+		 * (resize-migrate.litmus); the copy then takes them.
+		 */
+		WRITE_ONCE(ring->mig_seq, from);
+		synchronize_rcu_expedited();
+		seqring_ring_migrate(ring, old, new, from, head);
+	}
 	/*
 	 * LMM(seqring_ring_resize:B): the copies before; pairs with the
 	 * acquires of prev in seqring_ring_publish() and

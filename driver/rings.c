@@ -12,7 +12,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
-#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/kref.h>
@@ -34,7 +33,13 @@ static LIST_HEAD(seqring_rings);
  * seqring_register - give a ring its device and debugfs files
  * @sr: the ring, from seqring_alloc()
  *
- * The device comes last of what can fail; debugfs cannot.
+ * The device comes last of what can fail; debugfs cannot. Under
+ * seqring_rings_lock from the check of the name to the last file, as
+ * seqring_unregister() is from the first file removed to the name's
+ * release: a name is taken or free with all its files, so that a create
+ * that comes while the same name is being destroyed waits for the destroy
+ * to finish (misc_register() of a name still in sysfs would fail, and
+ * debugfs would refuse the directory).
  *
  * Return: 0, -EEXIST if a ring of that name has files, or the errno of
  * misc_register().
@@ -55,16 +60,15 @@ int seqring_register(struct seqring *sr)
 	if (ret)
 		goto unlock;
 	list_add_tail(&sr->node, &seqring_rings);
-unlock:
-	mutex_unlock(&seqring_rings_lock);
-	if (ret)
-		return ret;
-
 	/* Pairs with the smp_load_acquire() in seqring_listing_open_dev(). */
 	smp_store_release(&sr->ready, true);
 	seqring_debugfs_init(sr);
-	seqring_bpf_add(sr);
-	return 0;
+unlock:
+	mutex_unlock(&seqring_rings_lock);
+	/* Programs find it once it has its files. */
+	if (!ret)
+		seqring_bpf_add(sr);
+	return ret;
 }
 
 /**
@@ -73,7 +77,8 @@ unlock:
  *
  * New opens fail at once; a listing walk in progress ends at its next
  * record; stream readers, blocked ones included, get -ENODEV. Files still
- * open keep the ring's memory until they close.
+ * open keep the ring's memory until they close. The name is free again
+ * when this returns, not before (see seqring_register()).
  */
 void seqring_unregister(struct seqring *sr)
 {
@@ -81,26 +86,31 @@ void seqring_unregister(struct seqring *sr)
 	seqring_bpf_del(sr);
 	WRITE_ONCE(sr->dying, true);
 	mutex_lock(&seqring_rings_lock);
-	list_del_init(&sr->node);
-	mutex_unlock(&seqring_rings_lock);
-
 	seqring_chardev_unregister(sr);
 	/* Waits for the debugfs calls in progress, which see dying. */
 	seqring_debugfs_exit(sr);
+	list_del_init(&sr->node);
+	mutex_unlock(&seqring_rings_lock);
 	seqring_ring_kill(&sr->ring);
 }
 
-/* 1 to SEQRING_NAME_MAX of [a-z0-9_-]: a device name and a file name. */
+/*
+ * 1 to SEQRING_NAME_MAX of [a-z0-9_-]: a device name and a file name. Not
+ * islower(): the kernel's ctype table is Latin-1, where 0xdf-0xff (but
+ * 0xf7) are lower-case letters too.
+ */
 static bool seqring_name_valid(const char *name)
 {
 	size_t len = strnlen(name, SEQRING_NAME_MAX + 1);
 	size_t i;
+	char c;
 
 	if (!len || len > SEQRING_NAME_MAX)
 		return false;
 	for (i = 0; i < len; i++) {
-		if (!islower(name[i]) && !isdigit(name[i]) &&
-		    name[i] != '_' && name[i] != '-')
+		c = name[i];
+		if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') &&
+		    c != '_' && c != '-')
 			return false;
 	}
 	return true;

@@ -421,6 +421,17 @@ struct seqring_persist_layout {
 	size_t crcs_offset;
 };
 
+/*
+ * The largest sequence number a region's counters may hold (2^62). The
+ * new ring goes on after the newest intact reading, which is below this
+ * plus one capacity (at most 2^24): that leaves 2^62 - 2^24 numbers before
+ * the BUSY bit (2^63), 146 years at a billion readings a second, so no
+ * number a region holds can ever bring a ring to the BUSY bit or make a
+ * counter wrap. No ring gets there by pushing (the same 146 years), so a
+ * counter above it was written by something else: the region is refused.
+ */
+#define SEQRING_PERSIST_SEQ_MAX	BIT_ULL(62)
+
 /* What seqring_persist_scan() found in a region. */
 enum seqring_persist_verdict {
 	SEQRING_PERSIST_EMPTY,		/* zeroes: a cold boot, or never used */
@@ -431,24 +442,40 @@ enum seqring_persist_verdict {
 	SEQRING_PERSIST_FOUND,		/* a ring: see the counts */
 };
 
+/* What one slot of a region holds for a sequence number. */
+enum seqring_persist_slot {
+	SEQRING_PERSIST_ABSENT,		/* another number, or still BUSY */
+	SEQRING_PERSIST_DAMAGED,	/* its number, its checksum fails */
+	SEQRING_PERSIST_REFUSED,	/* checksum fine, but no push makes it */
+	SEQRING_PERSIST_INTACT,
+};
+
 /**
  * struct seqring_persist_result - a region, as found at boot
  * @verdict: what it is
  * @layout: its layout, for this size
  * @first_seq: the oldest sequence number the ring held (FOUND)
- * @next_seq: the sequence number its next reading would have had (FOUND)
- * @valid: readings in [@first_seq, @next_seq) that are intact
+ * @end_seq: one past the newest it held (FOUND): @next_seq, or above it
+ *	when readings were stored but not yet published when it stopped
+ * @next_seq: the region's next_seq: every number below it was published
+ * @valid: readings in [@first_seq, @end_seq) that are intact
  * @last_valid: the newest of them, if @valid
- * @invalid: the others there: lost in the crash, or overwritten since
+ * @lost: the others there, not refused: lost in the crash (never stored,
+ *	or torn), or overwritten since
+ * @refused: readings whose checksum matches but that no push could have
+ *	made (flags set, a label without its NUL or with bytes after it):
+ *	written by something other than the driver, left out and counted
  */
 struct seqring_persist_result {
 	enum seqring_persist_verdict verdict;
 	struct seqring_persist_layout layout;
 	u64 first_seq;
+	u64 end_seq;
 	u64 next_seq;
 	u64 valid;
 	u64 last_valid;
-	u64 invalid;
+	u64 lost;
+	u64 refused;
 };
 
 u32 seqring_persist_crc(u64 seq, const struct seqring_reading *r);
@@ -457,9 +484,10 @@ void seqring_persist_format(void *region, const struct seqring_persist_layout *l
 			    u64 next_seq);
 void seqring_persist_store(void *region, const struct seqring_persist_layout *lay,
 			   u64 seq, const struct seqring_slot *slot);
-bool seqring_persist_reading(const void *region,
-			     const struct seqring_persist_layout *lay, u64 seq,
-			     struct seqring_reading *out);
+enum seqring_persist_slot
+seqring_persist_reading(const void *region,
+			const struct seqring_persist_layout *lay, u64 seq,
+			struct seqring_reading *out);
 int seqring_persist_scan(const void *region, size_t size,
 			 struct seqring_persist_result *res);
 

@@ -470,6 +470,20 @@ ring_present() {
 	echo "$_rf"
 }
 
+# memcg_controller: cgroup v2 mounted at /sys/fs/cgroup with the memory
+# controller on for its children; else the rest of the script skips.
+CG=/sys/fs/cgroup
+memcg_controller() {
+	if ! grep -q "^cgroup2 $CG " /proc/mounts; then
+		mkdir -p "$CG"
+		mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
+	fi
+	echo +memory >"$CG/cgroup.subtree_control" 2>"$T/err"
+	if ! grep -qw memory "$CG/cgroup.subtree_control" 2>/dev/null; then
+		skip_rest "no cgroup v2 memory controller here ($(cat "$T/err" 2>/dev/null))"
+	fi
+}
+
 # ---- kernel log ----
 
 # reboot_now HOW: for a test that spans boots (make check-crash,
@@ -845,4 +859,146 @@ prog_pair() {
 		skip "[32] the $_what ABI through compat_ioctl (${_prog}32)" "$_skip32"
 	fi
 	done_testing
+}
+
+# ---- forged regions of the persistent ring (tests/progs/forge.c) ----
+
+# forge_hold PHYS SIZE: keep [PHYS, PHYS + SIZE) writable as
+# /sys/kernel/debug/seqring_ramprobe/mem (seqring_ramprobe.ko op=hold)
+# until forge_release; forge_put IMAGE writes a region there, as a
+# previous boot (or load) would have left it.
+FORGE_MEM=/sys/kernel/debug/seqring_ramprobe/mem
+forge_hold() {
+	insmod "$MODDIR/seqring_ramprobe.ko" phys="$1" size="$2" op=hold
+}
+forge_put() {
+	cat "$1" >$FORGE_MEM
+}
+forge_release() {
+	rmmod seqring_ramprobe
+}
+
+# forge_make TAG SIZE FORGE-ARGS...: forge a region of SIZE bytes (forge
+# -S SIZE FORGE-ARGS) into $T/fo.img, the forger's expectations into
+# $FORGE_DIR/TAG.exp and .want, what it varied into $FORGE_DIR/forge.varied.
+FORGE_DIR=$T
+forge_make() {
+	_fm_tag=$1 _fm_size=$2
+	shift 2
+	if ! "$BIN/forge" -S "$_fm_size" -o "$T/fo.img" -e "$FORGE_DIR/$_fm_tag.exp" \
+		-w "$FORGE_DIR/$_fm_tag.want" "$@" 2>"$T/fo.varied"; then
+		echo "$_fm_tag: forge $*: $(cat "$T/fo.varied")" >>"$FORGE_DIR/forge.load"
+		return 1
+	fi
+	echo "$_fm_tag: $(sed 's/^forge: //' "$T/fo.varied")" >>"$FORGE_DIR/forge.varied"
+}
+
+# forge_check TAG PHYS SIZE: load seqring.ko over the region at PHYS (put
+# there by forge_put, now or before a reboot) and compare what it shows
+# with what the forger expected (forge_make TAG). Each difference is a
+# line "TAG: ..." in $FORGE_DIR/forge.PROPERTY (load, msg, prev, dump,
+# listing, region, next, unload). Leaves seqring.ko unloaded.
+forge_check() {
+	_fc_tag=$1 _fc_phys=$2 _fc_size=$3 _fc_d=$FORGE_DIR
+	EXPECT_MSG= EXPECT_PREV= EXPECT_NEXT= EXPECT_REGION=
+	. "$_fc_d/$_fc_tag.exp"
+	kmsg_mark "forge-$_fc_tag"
+	# insmod and rmmod without waiting for udev: devtmpfs makes the nodes,
+	# and root needs no rule to open them (tens of seconds in a sweep).
+	if ! insmod "$MODDIR/seqring.ko" persist_addr="$_fc_phys" persist_size="$_fc_size" \
+		>"$T/fc.load" 2>&1; then
+		echo "$_fc_tag: load failed: $(cat "$T/fc.load")" >>"$_fc_d/forge.load"
+		return
+	fi
+	# The kernel's own lines about a module's first load are not the driver's.
+	dmesg_since "forge-$_fc_tag" | grep 'seqring: ' |
+		grep -v 'taints kernel\|module verification failed' >"$T/fc.msgs"
+	_fc_msg=$(sed -n 's/.*seqring: region [^ ]*: //p' "$T/fc.msgs")
+	[ "$(grep -c . "$T/fc.msgs")" = 1 ] && [ "$_fc_msg" = "$EXPECT_MSG" ] ||
+		echo "$_fc_tag: expected '$EXPECT_MSG', got '$(tr '\n' '|' <"$T/fc.msgs")'" >>"$_fc_d/forge.msg"
+	if [ -c /dev/seqring.prev ]; then _fc_prev=1; else _fc_prev=0; fi
+	[ "$_fc_prev" = "$EXPECT_PREV" ] ||
+		echo "$_fc_tag: /dev/seqring.prev: expected $EXPECT_PREV, got $_fc_prev" >>"$_fc_d/forge.prev"
+	if [ "$_fc_prev" = 1 ]; then
+		seqringctl dump --boot -1 >"$T/fc.dump" 2>"$T/fc.dump.err"
+		cmp -s "$_fc_d/$_fc_tag.want" "$T/fc.dump" ||
+			echo "$_fc_tag: dump --boot -1: $(diff "$_fc_d/$_fc_tag.want" "$T/fc.dump" | grep '^[-+][0-9]' | head -n 3 | tr '\n' '|')" >>"$_fc_d/forge.dump"
+		grep -v '^#' /sys/kernel/debug/seqring.prev/readings >"$T/fc.listing" 2>&1
+		cmp -s "$_fc_d/$_fc_tag.want" "$T/fc.listing" ||
+			echo "$_fc_tag: listing: $(diff "$_fc_d/$_fc_tag.want" "$T/fc.listing" | grep '^[-+][0-9]' | head -n 3 | tr '\n' '|')" >>"$_fc_d/forge.listing"
+		_fc_region=$(sed 1d /sys/kernel/debug/seqring.prev/region 2>&1 | tr '\n' ' ')
+		[ "$_fc_region" = "$EXPECT_REGION " ] ||
+			echo "$_fc_tag: region: expected '$EXPECT_REGION', got '$_fc_region'" >>"$_fc_d/forge.region"
+	fi
+	# One push, no more: a ring that went on next to the BUSY bit would
+	# show it here, and a lap of pushes would hang the kernel.
+	seqringctl push -l next 1 >/dev/null 2>&1
+	_fc_next=$(seqringctl dump 2>/dev/null | tail -n 1 | cut -d ' ' -f 1)
+	[ "$_fc_next" = "$EXPECT_NEXT" ] ||
+		echo "$_fc_tag: the new ring's first reading: expected $EXPECT_NEXT, got '$_fc_next'" >>"$_fc_d/forge.next"
+	rmmod seqring >"$T/fc.unload" 2>&1 ||
+		echo "$_fc_tag: unload: $(cat "$T/fc.unload")" >>"$_fc_d/forge.unload"
+}
+
+# forge_one TAG PHYS SIZE FORGE-ARGS...: forge_make, forge_put (into a
+# range forge_hold holds), forge_check, in one boot.
+forge_one() {
+	_fo_tag=$1 _fo_phys=$2 _fo_size=$3
+	shift 3
+	forge_make "$_fo_tag" "$_fo_size" "$@" || return
+	forge_put "$T/fo.img"
+	forge_check "$_fo_tag" "$_fo_phys" "$_fo_size"
+	rm -f "$FORGE_DIR/$_fo_tag.exp" "$FORGE_DIR/$_fo_tag.want"
+}
+
+# forge_sweep PHYS SEED: forge_one for every case of forge -l in a region
+# of 64 KiB, and some in regions of other sizes (the smallest, 4 pages; 5;
+# 1 MiB) and laid out for other page sizes (not with FORGE_SWEEP=short);
+# the region of issue 34's readings at 1 MiB. Needs 1 MiB at PHYS and
+# forge_hold of it. Sets FORGE_REGIONS to the number of regions.
+forge_sweep() {
+	_fs_phys=$1 _fs_seed=$2 _fs_n=0
+	for _fs_case in $("$BIN/forge" -l | cut -f 1); do
+		_fs_n=$((_fs_n + 1))
+		forge_one "$_fs_case-64k" "$_fs_phys" 65536 -s "$((_fs_seed + _fs_n))" "$_fs_case"
+	done
+	# FORGE_SWEEP=short (VM_APPEND): the 64 KiB regions and issue 34's only.
+	[ "${FORGE_SWEEP:-full}" = short ] && _fs_sizes= || _fs_sizes="16384 20480 1048576"
+	for _fs_size in $_fs_sizes; do
+		for _fs_case in valid mixed above-next above-next-lap next-63-1 reading-nonul header-capacity; do
+			_fs_n=$((_fs_n + 1))
+			forge_one "$_fs_case-$_fs_size" "$_fs_phys" "$_fs_size" -s "$((_fs_seed + _fs_n))" "$_fs_case"
+		done
+	done
+	for _fs_page in ${_fs_sizes:+16384 65536}; do
+		_fs_n=$((_fs_n + 1))
+		forge_one "valid-page$_fs_page" "$_fs_phys" 262144 -P "$_fs_page" -s "$((_fs_seed + _fs_n))" valid
+	done
+	_fs_n=$((_fs_n + 1))
+	forge_one "labels-34-1m" "$_fs_phys" 1048576 -s "$((_fs_seed + _fs_n))" labels-34
+	udevadm settle
+	FORGE_REGIONS=$_fs_n
+}
+
+# forge_results N: the TAP results (8) of N regions forge_check checked;
+# each failure shows the first regions that failed it and what they varied.
+forge_results() {
+	for _fr in load:"seqring.ko loads over each of $1 forged regions" \
+		msg:"... one kernel message each, what the format makes of the region" \
+		prev:"... /dev/seqring.prev exactly when the region holds an intact reading" \
+		dump:"... dump --boot -1 shows exactly the readings a push could have made, as stored" \
+		listing:"... the debugfs listing of seqring.prev shows the same" \
+		region:"... seqring.prev/region counts them: first, end, next, intact, lost, refused" \
+		next:"... the new ring goes on after the newest intact reading (from 1 if none)" \
+		unload:"... and unloads"; do
+		_fr_f=$FORGE_DIR/forge.${_fr%%:*}
+		if [ -s "$_fr_f" ]; then
+			not_ok "${_fr#*:}" "$(grep -c . "$_fr_f") regions differ; the first:" \
+				"$(head -n 3 "$_fr_f")" "what they varied:" \
+				"$(head -n 3 "$_fr_f" | cut -d : -f 1 | while read -r _fr_t; do
+					grep "^$_fr_t:" "$FORGE_DIR/forge.varied"; done)"
+		else
+			ok "${_fr#*:}"
+		fi
+	done
 }

@@ -268,7 +268,7 @@ for name in "${names[@]}"; do
 	cp "$src/seqring.ko" "$src/sequence.ko" "$src/samples/seqring_timerlat.ko" \
 		"$src/tests/extmod/seqring_extmod.ko" "$src/seqring_producer.ko" \
 		"$src/seqring_kbench.ko" "$src/seqring_ramprobe.ko" \
-		"$src/seqring_nmi.ko" "$dir/"
+		"$src/seqring_nmi.ko" "$src/seqring_panicpush.ko" "$dir/"
 	tier_tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"

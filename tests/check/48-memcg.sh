@@ -20,19 +20,11 @@
 
 plan 7
 
-CG=/sys/fs/cgroup
 GROUP=$CG/seqring-memcg
 
 check_load "load seqring.ko capacity=131072" capacity=131072
 
-if ! grep -q "^cgroup2 $CG " /proc/mounts; then
-	mkdir -p "$CG"
-	mount -t cgroup2 none "$CG" 2>"$T/err" || diag "mount cgroup2: $(cat "$T/err")"
-fi
-echo +memory >"$CG/cgroup.subtree_control" 2>"$T/err"
-if ! grep -qw memory "$CG/cgroup.subtree_control" 2>/dev/null; then
-	skip_rest "no cgroup v2 memory controller here ($(cat "$T/err" 2>/dev/null))"
-fi
+memcg_controller
 rmdir "$GROUP" 2>/dev/null
 if mkdir "$GROUP" && echo 4M >"$GROUP/memory.max"; then
 	ok "a cgroup v2 group with memory.max 4 MiB"

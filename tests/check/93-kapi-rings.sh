@@ -19,7 +19,7 @@ need_producer
 
 CTL=${SEQRINGCTL:-seqringctl}
 
-plan 40
+plan 45
 
 check_load "load seqring.ko capacity=16" capacity=16
 check "load seqring_producer.ko" load_producer
@@ -93,6 +93,14 @@ abcdefghijklmno 1 ok 15 characters, capacity 1
 EOF
 is "8 0 10 2 8" "$(ring_stats a)" "the refused duplicate left ring a as it was"
 
+# Bytes the kernel's islower() takes for letters (its table is Latin-1):
+# e acute, sharp s, y diaeresis. Not [a-z].
+for b in 351 337 377; do
+	name=$(printf "caf\\$b")
+	is "EINVAL - - -" "$(pctl create "$name" 8) $(ring_present "$name")" \
+		"create 'caf\\$b' (a Latin-1 lower-case letter): EINVAL, no file left"
+done
+
 # Labels: table of context, label, expected result, what. A label of 16
 # bytes (with its NUL: 17) is refused and stores nothing.
 total=$(ring_stat a total)
@@ -132,6 +140,19 @@ is "16 5 5 0 0" "$("$BIN/getstats" | awk -F': ' '$1 ~ /^(capacity|count|total|dr
 check "the default ring takes pushes" push 1
 is ok "$(pctl create a 4)" "the name a is free again after its destroy"
 is "4 0 0 0 0" "$(ring_stats a)" "the new ring a is empty (capacity 4)"
+
+# One name created and destroyed on both CPUs at once: a create that
+# comes while the name is being destroyed waits for its files to go
+# (before, it found the name free early: misc_register() failed on the
+# sysfs name still there, or the ring came without its debugfs directory).
+# The test module slows each debugfs removal by 5 ms meanwhile, which
+# makes that window, a few instructions wide otherwise, one a create hits.
+kmsg_mark 93-race
+is ok "$(pctl race r 4 100)" \
+	"create and destroy of one name on both CPUs at once, 100 times each, each create retried while the other holds the name: every ring created has its debugfs directory"
+is "" "$(dmesg_since 93-race | grep -E 'duplicate filename|already present' | head -n 2)" \
+	"... no duplicate sysfs name, no debugfs directory refused"
+diag "$(dmesg_since 93-race | grep -o 'race r: .*')"
 
 # Unloading the module that created a ring destroys it (its exit does).
 pctl create c 4 >/dev/null

@@ -36,6 +36,7 @@ fi
 cases="persist_addr=$ram|Invalid parameters|persist_addr=0x[0-9a-f]* persist_size=0x0: both needed, page-aligned
 persist_size=65536|Invalid parameters|persist_addr=0x0 persist_size=0x10000: both needed
 persist_addr=$((ram + 100)) persist_size=65536|Invalid parameters|page-aligned
+persist_addr=0xfffffffffffff000 persist_size=0x2000|Invalid parameters|not past the end of the address space
 persist_addr=$ram persist_size=65536|Invalid parameters|the range is the kernel's RAM; keep the kernel off it with mem= or memmap=
 persist_mem=nosuch persist_addr=$ram persist_size=65536|Invalid parameters|persist_mem= or persist_addr= with persist_size=, not both
 persist_mem=nosuch|No such device|persist_mem=nosuch: $nosuch"

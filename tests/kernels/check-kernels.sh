@@ -221,7 +221,8 @@ for s in "${suites[@]}"; do
 			"$src/samples/seqring_timerlat.ko" \
 			"$src/tests/extmod/seqring_extmod.ko" \
 			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" \
-			"$src/seqring_ramprobe.ko" "$src/seqring_nmi.ko" "$dir/"; then
+			"$src/seqring_ramprobe.ko" "$src/seqring_nmi.ko" \
+			"$src/seqring_panicpush.ko" "$dir/"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"
 			if grep -qE 'warning:|error:' "$dir/build.log"; then

@@ -98,19 +98,6 @@ static DEFINE_MUTEX(kbench_lock);
 static struct kbench_run kbench_run;
 static u64 kbench_result;
 
-/*
- * The NMI measurement: what the next NMI on this CPU is to do (its mode,
- * 0 for none), how many calls, and the nanoseconds they took. Set by the
- * writer with preemption off, read and cleared by the NMI it raises.
- */
-static struct {
-	int mode;
-	u64 n;
-	u64 ns;
-	u64 seq;
-	int err;
-} kbench_nmi;
-
 /* One measured run of @n calls of the kind of @mode; returns its errno. */
 static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
 {
@@ -129,6 +116,19 @@ static int kbench_calls(enum kbench_mode mode, u64 first, u64 n)
 }
 
 #ifdef CONFIG_X86
+/*
+ * The NMI measurement: what the next NMI on this CPU is to do (its mode,
+ * 0 for none), how many calls, and the nanoseconds they took. Set by the
+ * writer with preemption off, read and cleared by the NMI it raises.
+ */
+static struct {
+	int mode;
+	u64 n;
+	u64 ns;
+	u64 seq;
+	int err;
+} kbench_nmi;
+
 static int kbench_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	/* Pairs with the release in kbench_nmi_run(). */

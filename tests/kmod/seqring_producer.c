@@ -25,6 +25,21 @@
  *                           channel 0, values 1..COUNT, label LABEL
  *                           (default NULL); fails with the first error
  *   cycle NAME CAPACITY N   N times seqring_create() and seqring_destroy()
+ *   race NAME CAPACITY N    the same on two CPUs at once, the name shared:
+ *                           a kthread on the other CPU and the writer each
+ *                           make N cycles, a create that finds the name
+ *                           taken (-EEXIST) trying again at once. Every
+ *                           ring created must have its debugfs directory;
+ *                           fails with the first other error, or -ENOENT
+ *                           for a ring without its directory. The counts
+ *                           go to the kernel log ("race NAME: ..."). A
+ *                           destroy's removal of its debugfs directory
+ *                           is made RACE_DELAY_MS slower meanwhile (a
+ *                           kprobe on the driver's seqring_debugfs_exit()),
+ *                           so that a create that comes between a ring's
+ *                           leaving the list and its files' going (a
+ *                           window of a few instructions otherwise) does
+ *                           come there
  *   suspend NAME            from now on, push one reading into the ring
  *                           (channel 4, value 1, 2, ..., label "suspend")
  *                           each time timekeeping_suspend() returns: while
@@ -48,6 +63,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
@@ -477,6 +494,119 @@ static int cmd_cycle(const char *name, const char *capacity, const char *count)
 	return 0;
 }
 
+/* How much slower a destroy's debugfs removal is during a race. */
+#define RACE_DELAY_MS	5
+
+/* One side of the race command: its cycles and what they met. */
+struct race_side {
+	const char *name;
+	u32 cap, n;
+	u32 created, taken, no_debugfs;
+	int err;
+	struct completion done;
+};
+
+static void race_cycles(struct race_side *rs)
+{
+	char dir[SEQRING_NAME_MAX + sizeof("seqring-")];
+	struct seqring *ring = NULL;
+	unsigned long end;
+	struct dentry *d;
+	u32 i;
+
+	snprintf(dir, sizeof(dir), "seqring-%s", rs->name);
+	for (i = 0; i < rs->n; i++) {
+		/*
+		 * Take the name as soon as the other side lets it go, trying
+		 * again while it holds it (a second at most): so every
+		 * destroy has a create racing it.
+		 */
+		end = jiffies + HZ;
+		do {
+			ring = seqring_create(rs->name, rs->cap);
+			if (!IS_ERR(ring) || PTR_ERR(ring) != -EEXIST)
+				break;
+			rs->taken++;
+			cond_resched();
+		} while (time_before(jiffies, end));
+		if (IS_ERR(ring)) {
+			if (PTR_ERR(ring) != -EEXIST && !rs->err)
+				rs->err = PTR_ERR(ring);
+			continue;
+		}
+		rs->created++;
+		seqring_push(ring, 0, i, "race");
+		/*
+		 * After the other side's slowed removal of a directory of
+		 * the same name, if it was under way: ours must be there.
+		 */
+		usleep_range(RACE_DELAY_MS * 1000 + 1000, RACE_DELAY_MS * 1000 + 2000);
+		d = debugfs_lookup(dir, NULL);
+		if (d)
+			dput(d);
+		else
+			rs->no_debugfs++;
+		seqring_destroy(ring);
+	}
+}
+
+static int race_thread(void *data)
+{
+	struct race_side *rs = data;
+
+	race_cycles(rs);
+	complete(&rs->done);
+	/* Until kthread_stop(), which wants the thread still there. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int race_slow_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	mdelay(RACE_DELAY_MS);
+	return 0;
+}
+
+static int cmd_race(const char *name, const char *capacity, const char *count)
+{
+	struct kprobe slow = {
+		.symbol_name	= "seqring_debugfs_exit",
+		.pre_handler	= race_slow_pre,
+	};
+	struct race_side here = { .name = name }, there;
+	struct task_struct *t;
+	int cpu, slowed;
+
+	if (kstrtou32(capacity, 0, &here.cap) || kstrtou32(count, 0, &here.n))
+		return -ERANGE;
+	there = here;
+	init_completion(&there.done);
+	t = kthread_create(race_thread, &there, "seqring_race");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	slowed = register_kprobe(&slow);
+	/* The other CPU, if there is one: the two run at the same time. */
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu < nr_cpu_ids)
+		kthread_bind(t, cpu);
+	wake_up_process(t);
+	race_cycles(&here);
+	wait_for_completion(&there.done);
+	kthread_stop(t);
+	if (!slowed)
+		unregister_kprobe(&slow);
+	pr_info("race %s: %u and %u created, %u and %u found the name taken, %u and %u without debugfs, errors %d and %d (debugfs removal slowed: %s)\n",
+		name, here.created, there.created, here.taken, there.taken,
+		here.no_debugfs, there.no_debugfs, here.err, there.err,
+		slowed ? "no" : "yes");
+	if (here.err || there.err)
+		return here.err ? here.err : there.err;
+	if (here.no_debugfs || there.no_debugfs)
+		return -ENOENT;
+	return 0;
+}
+
 /* Splits @buf in place at spaces; "" stands for an empty word. */
 static int split_words(char *buf, char **argv, int max)
 {
@@ -501,6 +631,8 @@ static int run_command(int argc, char **argv)
 		return cmd_create(argv[1], argv[2]);
 	if (argc == 4 && !strcmp(argv[0], "cycle"))
 		return cmd_cycle(argv[1], argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[0], "race"))
+		return cmd_race(argv[1], argv[2], argv[3]);
 	if (argc < 2)
 		return -EINVAL;
 	r = ring_find(argv[1]);

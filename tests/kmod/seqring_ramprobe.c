@@ -19,6 +19,12 @@
  *   insmod seqring_ramprobe.ko phys=ADDR size=BYTES op=poke offset=OFF value=V
  *	writes the 8-byte word V at ADDR + OFF (a multiple of 8, below
  *	BYTES): what a test crafts or damages in a region, one word a load.
+ *   insmod seqring_ramprobe.ko phys=ADDR size=BYTES op=hold
+ *	keeps the range mapped until rmmod, as the file
+ *	/sys/kernel/debug/seqring_ramprobe/mem: read() and write() at any
+ *	offset below BYTES read and write the range, so that a test puts a
+ *	whole region there (tests/progs/forge.c's) before seqring.ko loads
+ *	over it, as if a previous boot had left it;
  *   insmod seqring_ramprobe.ko region=NAME ...
  *	the same on the reserve_mem= region NAME (kernels that export
  *	reserve_mem_find_by_name(), 6.12 on); phys and size are then set
@@ -31,6 +37,8 @@
  * the parameters; it fails with EINVAL for a bad argument and ENOMEM when
  * the range cannot be mapped.
  */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -57,7 +65,7 @@ MODULE_PARM_DESC(seed, "pattern seed");
 
 static char op[8];
 module_param_string(op, op, sizeof(op), 0444);
-MODULE_PARM_DESC(op, "fill, check or poke");
+MODULE_PARM_DESC(op, "fill, check, poke or hold");
 
 static unsigned long offset;
 module_param(offset, ulong, 0444);
@@ -91,6 +99,44 @@ static u64 pattern(u64 *state)
 	return x;
 }
 
+/* op=hold: the range, mapped, and its file. */
+static void *held;
+static struct dentry *held_dir;
+
+static ssize_t mem_read(struct file *file, char __user *buf, size_t len,
+			loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, len, ppos, held, size);
+}
+
+static ssize_t mem_write(struct file *file, const char __user *buf,
+			 size_t len, loff_t *ppos)
+{
+	ssize_t n = simple_write_to_buffer(held, size, ppos, buf, len);
+
+	/* Before the load of the module under test that reads it. */
+	mb();
+	return n;
+}
+
+static const struct file_operations mem_fops = {
+	.owner	= THIS_MODULE,
+	.read	= mem_read,
+	.write	= mem_write,
+	.llseek	= default_llseek,
+};
+
+static int ramprobe_hold(void)
+{
+	held = memremap(phys, size, MEMREMAP_WB);
+	if (!held)
+		return -ENOMEM;
+	held_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file_size("mem", 0600, held_dir, NULL, &mem_fops, size);
+	pr_info("seqring_ramprobe: holding %lu bytes at %#lx\n", size, phys);
+	return 0;
+}
+
 static int __init ramprobe_init(void)
 {
 	u64 state, *p;
@@ -100,7 +146,7 @@ static int __init ramprobe_init(void)
 
 	if (!strcmp(op, "fill") || poke)
 		fill = true;
-	else if (!strcmp(op, "check"))
+	else if (!strcmp(op, "check") || !strcmp(op, "hold"))
 		fill = false;
 	else
 		return -EINVAL;
@@ -111,6 +157,9 @@ static int __init ramprobe_init(void)
 		return -EINVAL;
 	if (poke && (offset % 8 || offset >= size))
 		return -EINVAL;
+
+	if (!strcmp(op, "hold"))
+		return ramprobe_hold();
 
 	p = memremap(phys, size, MEMREMAP_WB);
 	if (!p)
@@ -151,6 +200,10 @@ static int __init ramprobe_init(void)
 
 static void __exit ramprobe_exit(void)
 {
+	if (held) {
+		debugfs_remove_recursive(held_dir);
+		memunmap(held);
+	}
 }
 
 module_init(ramprobe_init);

@@ -133,11 +133,14 @@ static void persist_test_found(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_FOUND);
 	KUNIT_EXPECT_EQ(test, res.first_seq, 1ULL);
 	KUNIT_EXPECT_EQ(test, res.next_seq, 101ULL);
+	KUNIT_EXPECT_EQ(test, res.end_seq, 101ULL);
 	KUNIT_EXPECT_EQ(test, res.valid, 100ULL);
 	KUNIT_EXPECT_EQ(test, res.last_valid, 100ULL);
-	KUNIT_EXPECT_EQ(test, res.invalid, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.refused, 0ULL);
 	for (seq = 1; seq <= 100; seq++) {
-		KUNIT_ASSERT_TRUE(test, seqring_persist_reading(region, &lay, seq, &r));
+		KUNIT_ASSERT_EQ(test, seqring_persist_reading(region, &lay, seq, &r),
+				SEQRING_PERSIST_INTACT);
 		KUNIT_EXPECT_EQ(test, r.value, -(s64)seq);
 		KUNIT_EXPECT_STREQ(test, r.label, "persist");
 	}
@@ -157,7 +160,7 @@ static void persist_test_wrapped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_FOUND);
 	KUNIT_EXPECT_EQ(test, res.first_seq, (u64)lay.capacity + 8);
 	KUNIT_EXPECT_EQ(test, res.valid, (u64)lay.capacity);
-	KUNIT_EXPECT_EQ(test, res.invalid, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.lost, 0ULL);
 	free_region(region);
 }
 
@@ -193,10 +196,11 @@ static void persist_test_damaged_slots(struct kunit *test)
 		}
 		KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
 		KUNIT_EXPECT_EQ_MSG(test, res.valid, 49ULL, "%s", what[i]);
-		KUNIT_EXPECT_EQ_MSG(test, res.invalid, 1ULL, "%s", what[i]);
-		KUNIT_EXPECT_FALSE_MSG(test, seqring_persist_reading(region, &lay, 20, &r),
-				       "%s", what[i]);
-		KUNIT_EXPECT_TRUE(test, seqring_persist_reading(region, &lay, 21, &r));
+		KUNIT_EXPECT_EQ_MSG(test, res.lost, 1ULL, "%s", what[i]);
+		KUNIT_EXPECT_NE_MSG(test, seqring_persist_reading(region, &lay, 20, &r),
+				    SEQRING_PERSIST_INTACT, "%s", what[i]);
+		KUNIT_EXPECT_EQ(test, seqring_persist_reading(region, &lay, 21, &r),
+				SEQRING_PERSIST_INTACT);
 		free_region(region);
 	}
 }
@@ -273,20 +277,243 @@ static void persist_test_far_counters(struct kunit *test)
 	void *region = filled_region(test, &lay, 10);
 	struct seqring_mmap_meta *meta = region + lay.meta_offset;
 
-	meta->next_seq = SEQRING_SLOT_SEQ;
+	meta->next_seq = SEQRING_PERSIST_SEQ_MAX;
 	meta->oldest_seq = 1;
 	KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
 	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_FOUND);
-	KUNIT_EXPECT_EQ(test, res.valid + res.invalid, (u64)lay.capacity);
 	KUNIT_EXPECT_EQ(test, res.valid, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.lost, (u64)lay.capacity);
+	KUNIT_EXPECT_EQ(test, res.end_seq, SEQRING_PERSIST_SEQ_MAX);
 
-	/* oldest above next: nothing held. */
+	/* oldest above next, and nothing stored from there on: nothing held. */
 	meta->next_seq = 5;
-	meta->oldest_seq = 9;
+	meta->oldest_seq = 20;
 	KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
 	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_FOUND);
-	KUNIT_EXPECT_EQ(test, res.valid + res.invalid, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.valid + res.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.first_seq, res.end_seq);
 	free_region(region);
+}
+
+/*
+ * A reading forged as a writer of the region would: its checksum made to
+ * match, whatever it holds.
+ */
+static void forge_reading(void *region, const struct seqring_persist_layout *lay,
+			  u64 seq, const struct seqring_reading *r)
+{
+	struct seqring_slot *slot = (struct seqring_slot *)(region + lay->slots_offset) +
+				    seq % lay->capacity;
+	u32 *crcs = region + lay->crcs_offset;
+
+	slot->r = *r;
+	slot->seq = seq;
+	crcs[seq % lay->capacity] = seqring_persist_crc(seq, r);
+}
+
+/*
+ * Counters at and near the BUSY bit and the top of 64 bits, from a forger
+ * who keeps every checksum right: refused above SEQRING_PERSIST_SEQ_MAX,
+ * so that the new ring, which goes on after the newest intact reading,
+ * can never reach the BUSY bit. The first case is the region of issue 34:
+ * the newest intact reading at 2^63 - 2.
+ */
+static void persist_test_seq_bound(struct kunit *test)
+{
+	static const struct {
+		u64 next, oldest;
+		enum seqring_persist_verdict verdict;
+	} cases[] = {
+		{ BIT_ULL(63) - 1, BIT_ULL(63) - 2, SEQRING_PERSIST_BAD_META },
+		{ BIT_ULL(63), BIT_ULL(63) - 1, SEQRING_PERSIST_BAD_META },
+		{ BIT_ULL(63) + 1, 1, SEQRING_PERSIST_BAD_META },
+		{ U64_MAX, U64_MAX - 1, SEQRING_PERSIST_BAD_META },
+		{ U64_MAX - 1, 1, SEQRING_PERSIST_BAD_META },
+		{ SEQRING_PERSIST_SEQ_MAX + 1, SEQRING_PERSIST_SEQ_MAX, SEQRING_PERSIST_BAD_META },
+		{ 100, SEQRING_PERSIST_SEQ_MAX + 1, SEQRING_PERSIST_BAD_META },
+		{ 100, U64_MAX, SEQRING_PERSIST_BAD_META },
+		{ SEQRING_PERSIST_SEQ_MAX, SEQRING_PERSIST_SEQ_MAX - 1, SEQRING_PERSIST_FOUND },
+		{ SEQRING_PERSIST_SEQ_MAX, 1, SEQRING_PERSIST_FOUND },
+	};
+	struct seqring_persist_layout lay;
+	struct seqring_persist_result res;
+	struct seqring_reading r = { .value = 7, .timestamp_ns = 1, .label = "edge" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		void *region = filled_region(test, &lay, 0);
+		struct seqring_mmap_meta *meta = region + lay.meta_offset;
+
+		/* The newest reading just below next, as a forger puts it. */
+		forge_reading(region, &lay, cases[i].next - 1, &r);
+		meta->next_seq = cases[i].next;
+		meta->oldest_seq = cases[i].oldest;
+		KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
+		KUNIT_EXPECT_EQ_MSG(test, res.verdict, cases[i].verdict,
+				    "next %llu oldest %llu", cases[i].next,
+				    cases[i].oldest);
+		if (res.verdict == SEQRING_PERSIST_FOUND) {
+			KUNIT_EXPECT_EQ(test, res.valid, 1ULL);
+			KUNIT_EXPECT_LE(test, res.last_valid + 1, SEQRING_PERSIST_SEQ_MAX);
+			KUNIT_EXPECT_LE(test, res.end_seq, SEQRING_PERSIST_SEQ_MAX);
+		}
+		free_region(region);
+	}
+}
+
+/*
+ * Readings whose checksum a forger made right but that no push could have
+ * made are refused and counted, one field or one byte at a time: every
+ * flag bit, a label without its NUL (0xff bytes too), a byte after the NUL.
+ * Labels a push does store (control bytes, 0xff before the NUL, empty)
+ * are kept.
+ */
+static void persist_test_refused(struct kunit *test)
+{
+	struct seqring_persist_layout lay;
+	struct seqring_persist_result res;
+	struct seqring_reading r, got;
+	unsigned int i, n = 0;
+	void *region = filled_region(test, &lay, 0);
+	struct seqring_mmap_meta *meta = region + lay.meta_offset;
+	u64 seq = 1;
+
+	/* Refused: flag bits, one at a time. */
+	for (i = 0; i < 32; i++, seq++) {
+		memset(&r, 0, sizeof(r));
+		r.flags = BIT(i);
+		strscpy(r.label, "flag", sizeof(r.label));
+		forge_reading(region, &lay, seq, &r);
+		KUNIT_EXPECT_EQ_MSG(test, seqring_persist_reading(region, &lay, seq, &got),
+				    SEQRING_PERSIST_REFUSED, "flag bit %u", i);
+		n++;
+	}
+	/* Refused: 16 bytes and no NUL. */
+	memset(&r, 0, sizeof(r));
+	memset(r.label, 'x', sizeof(r.label));
+	forge_reading(region, &lay, seq, &r);
+	KUNIT_EXPECT_EQ(test, seqring_persist_reading(region, &lay, seq++, &got),
+			SEQRING_PERSIST_REFUSED);
+	n++;
+	memset(r.label, 0xff, sizeof(r.label));
+	forge_reading(region, &lay, seq, &r);
+	KUNIT_EXPECT_EQ(test, seqring_persist_reading(region, &lay, seq++, &got),
+			SEQRING_PERSIST_REFUSED);
+	n++;
+	/* Refused: a byte after the NUL, at each place it can be. */
+	for (i = 2; i < SEQRING_LABEL_LEN; i++, seq++) {
+		memset(&r, 0, sizeof(r));
+		r.label[0] = 'a';
+		r.label[i] = 'z';
+		forge_reading(region, &lay, seq, &r);
+		KUNIT_EXPECT_EQ_MSG(test, seqring_persist_reading(region, &lay, seq, &got),
+				    SEQRING_PERSIST_REFUSED, "byte at %u", i);
+		n++;
+	}
+	/* Kept: what a push stores. */
+	memset(&r, 0, sizeof(r));
+	memcpy(r.label, "\x01\x1f\x7f\xff\\ -", 7);
+	r.value = S64_MIN;
+	r.timestamp_ns = U64_MAX;
+	r.channel = U32_MAX;
+	forge_reading(region, &lay, seq, &r);
+	KUNIT_EXPECT_EQ(test, seqring_persist_reading(region, &lay, seq, &got),
+			SEQRING_PERSIST_INTACT);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &r, sizeof(r)), 0);
+	seq++;
+	memset(&r, 0, sizeof(r));
+	memset(r.label, 'y', SEQRING_LABEL_LEN - 1);
+	forge_reading(region, &lay, seq, &r);
+	KUNIT_EXPECT_EQ(test, seqring_persist_reading(region, &lay, seq++, &got),
+			SEQRING_PERSIST_INTACT);
+
+	meta->next_seq = seq;
+	meta->oldest_seq = 1;
+	KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_FOUND);
+	KUNIT_EXPECT_EQ(test, res.refused, (u64)n);
+	KUNIT_EXPECT_EQ(test, res.valid, 2ULL);
+	KUNIT_EXPECT_EQ(test, res.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, res.last_valid, seq - 1);
+	free_region(region);
+}
+
+/*
+ * A producer stopped in the middle of a store (its slot BUSY) holds back
+ * next_seq; readings stored after it are above next_seq, and kept. A
+ * hole above next_seq is lost; refused readings are counted wherever they
+ * are; slots above the newest intact reading, which held older readings,
+ * are neither.
+ */
+static void persist_test_above_next(struct kunit *test)
+{
+	struct seqring_persist_layout lay;
+	struct seqring_persist_result res;
+	struct seqring_reading r = { .timestamp_ns = 1, .label = "late" };
+	void *region = filled_region(test, &lay, 21);
+	struct seqring_mmap_meta *meta = region + lay.meta_offset;
+	struct seqring_slot *slots = region + lay.slots_offset;
+	u64 seq;
+
+	/* 21 published; 22 stopped mid-store; 23..30 stored, 25 torn. */
+	slots[22 % lay.capacity].seq = 22 | SEQRING_SLOT_BUSY;
+	for (seq = 23; seq <= 30; seq++)
+		forge_reading(region, &lay, seq, &r);
+	slots[25 % lay.capacity].r.value ^= 1;
+	/* A refused reading above the newest intact one: not in the range. */
+	r.flags = 1;
+	forge_reading(region, &lay, 35, &r);
+	KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_FOUND);
+	KUNIT_EXPECT_EQ(test, res.next_seq, 22ULL);
+	KUNIT_EXPECT_EQ(test, res.first_seq, 1ULL);
+	KUNIT_EXPECT_EQ(test, res.end_seq, 31ULL);
+	KUNIT_EXPECT_EQ(test, res.last_valid, 30ULL);
+	KUNIT_EXPECT_EQ(test, res.valid, 21ULL + 7);
+	KUNIT_EXPECT_EQ(test, res.lost, 2ULL);
+	KUNIT_EXPECT_EQ(test, res.refused, 1ULL);
+
+	/* oldest_seq raised past next_seq by the producers that went on. */
+	meta->oldest_seq = 24;
+	KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.first_seq, 24ULL);
+	KUNIT_EXPECT_EQ(test, res.end_seq, 31ULL);
+	KUNIT_EXPECT_EQ(test, res.valid, 6ULL);
+	KUNIT_EXPECT_EQ(test, res.lost, 1ULL);
+	free_region(region);
+}
+
+/* The header's reserved word, which the format writes zero. */
+static void persist_test_header_reserved(struct kunit *test)
+{
+	struct seqring_persist_layout lay;
+	struct seqring_persist_result res;
+	void *region = filled_region(test, &lay, 10);
+	struct seqring_persist_header *h = region;
+
+	h->reserved = 1;
+	h->header_crc = 0;
+	h->header_crc = crc32_le(~0U, (const u8 *)h, sizeof(*h));
+	KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.verdict, SEQRING_PERSIST_BAD_HEADER);
+	free_region(region);
+}
+
+/* The largest capacity, whatever the size: layouts only, nothing mapped. */
+static void persist_test_layout_max(struct kunit *test)
+{
+	struct seqring_persist_layout lay;
+	size_t need = 2 * PAGE_SIZE +
+		      PAGE_ALIGN((size_t)SEQRING_CAPACITY_MAX * sizeof(struct seqring_slot)) +
+		      PAGE_ALIGN((size_t)SEQRING_CAPACITY_MAX * sizeof(u32));
+
+	KUNIT_ASSERT_EQ(test, seqring_persist_layout(need, &lay), 0);
+	KUNIT_EXPECT_EQ(test, lay.capacity, SEQRING_CAPACITY_MAX);
+	KUNIT_ASSERT_EQ(test, seqring_persist_layout(need - PAGE_SIZE, &lay), 0);
+	KUNIT_EXPECT_LT(test, lay.capacity, SEQRING_CAPACITY_MAX);
+	KUNIT_ASSERT_EQ(test, seqring_persist_layout(64 * need, &lay), 0);
+	KUNIT_EXPECT_EQ(test, lay.capacity, SEQRING_CAPACITY_MAX);
+	KUNIT_EXPECT_LE(test, lay.crcs_offset + lay.capacity * sizeof(u32), 64 * need);
 }
 
 /*
@@ -319,7 +546,8 @@ static void persist_test_fuzz(struct kunit *test)
 		h->header_crc = crc32_le(~0U, (const u8 *)h, sizeof(*h));
 		KUNIT_ASSERT_EQ(test, seqring_persist_scan(region, lay.size, &res), 0);
 		if (res.verdict == SEQRING_PERSIST_FOUND)
-			KUNIT_EXPECT_LE(test, res.valid + res.invalid, (u64)lay.capacity);
+			KUNIT_EXPECT_LE(test, res.valid + res.lost + res.refused,
+					(u64)lay.capacity);
 		free_region(region);
 	}
 }
@@ -332,6 +560,11 @@ static struct kunit_case persist_test_cases[] = {
 	KUNIT_CASE(persist_test_damaged_slots),
 	KUNIT_CASE(persist_test_crafted_header),
 	KUNIT_CASE(persist_test_far_counters),
+	KUNIT_CASE(persist_test_seq_bound),
+	KUNIT_CASE(persist_test_refused),
+	KUNIT_CASE(persist_test_above_next),
+	KUNIT_CASE(persist_test_header_reserved),
+	KUNIT_CASE(persist_test_layout_max),
 	KUNIT_CASE(persist_test_fuzz),
 	{}
 };

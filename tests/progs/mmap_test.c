@@ -301,10 +301,18 @@ struct refusal {
 };
 
 static const struct refusal refusals[] = {
-	{ "PROT_WRITE", O_RDWR, PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, EPERM },
+	{ "PROT_WRITE on a file open read-write", O_RDWR, PROT_READ | PROT_WRITE,
+	  MAP_SHARED, 0, 0, EPERM },
 	{ "PROT_EXEC", O_RDONLY, PROT_READ | PROT_EXEC, MAP_SHARED, 0, 0, EPERM },
+	{ "PROT_EXEC on a file open read-write", O_RDWR, PROT_READ | PROT_EXEC,
+	  MAP_SHARED, 0, 0, EPERM },
+	/* The VFS refuses it first, before the driver sees the mapping. */
 	{ "PROT_WRITE on a file open read-only", O_RDONLY, PROT_READ | PROT_WRITE,
 	  MAP_SHARED, 0, 0, EACCES },
+	{ "PROT_WRITE, MAP_PRIVATE, a file open read-only", O_RDONLY,
+	  PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 0, EPERM },
+	{ "PROT_WRITE, MAP_PRIVATE, a file open read-write", O_RDWR,
+	  PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 0, EPERM },
 	{ "MAP_PRIVATE", O_RDONLY, PROT_READ, MAP_PRIVATE, 0, 0, EINVAL },
 	{ "offset of one page", O_RDONLY, PROT_READ, MAP_SHARED, 1, -1, EINVAL },
 	{ "one page past the end", O_RDONLY, PROT_READ, MAP_SHARED, 0, 1, EINVAL },
@@ -478,6 +486,60 @@ static void t_fork(void)
 			"fork(): the child has no mapping (SIGSEGV), the parent keeps it"))
 		tap_diag("expected the child killed by SIGSEGV, got status %#x", status);
 	munmap((void *)meta, len);
+	close(fd);
+}
+
+/*
+ * madvise(MADV_DOFORK) undoes VM_DONTCOPY: the child then has the mapping,
+ * the same read-only pages, and its copy counts as a mapping of its own
+ * (vm_ops->open), so a resize waits for it too.
+ */
+static void t_dofork(void)
+{
+	int fd = open_dev(O_RDONLY), go[2], ready[2], status = 0, e, busy, done;
+	__u32 cap = stats(fd).capacity;
+	size_t len = map_len(fd);
+	const struct seqring_mmap_meta *meta = map(fd, len);
+	__u64 next = load_acquire(&meta->next_seq);
+	char c = 0;
+	pid_t pid;
+
+	e = madvise((void *)meta, len, MADV_DOFORK) ? errno : 0;
+	if (pipe(go) || pipe(ready))
+		tap_bail("pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* Faults (and the parent reads nothing) without the mapping. */
+		c = meta->version == SEQRING_MMAP_VERSION &&
+		    load_acquire(&meta->next_seq) >= next;
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	if (read(ready[0], &c, 1) != 1)
+		c = 0;
+	munmap((void *)meta, len);
+	busy = set_capacity(fd, cap + 1);
+	if (write(go[1], "x", 1) != 1)
+		tap_bail("write: %s", strerror(errno));
+	waitpid(pid, &status, 0);
+	done = set_capacity(fd, cap + 1);
+	if (!done)
+		set_capacity(fd, cap);
+	if (!tap_result(!e && c == 1 && WIFEXITED(status) && !WEXITSTATUS(status),
+			"fork() after MADV_DOFORK: the child has the mapping, the same pages"))
+		tap_diag("madvise: %s, child read %d, status %#x", errname(e), c,
+			 status);
+	if (!tap_result(busy == EBUSY && !done,
+			"... and it counts: resize EBUSY while only the child's copy is left, %s",
+			"done once it exited"))
+		tap_diag("expected EBUSY then 0, got %s then %s", errname(busy),
+			 errname(done));
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
 	close(fd);
 }
 
@@ -713,6 +775,7 @@ static const struct tap_test tests[] = {
 	{ t_resize, 6 },
 	TAP_TEST(t_clear),
 	TAP_TEST(t_fork),
+	{ t_dofork, 2 },
 	TAP_TEST(t_munmap_reading),
 	{ t_cursor, 4 },
 	TAP_TEST(t_proc_mem),

@@ -17,8 +17,8 @@
 #   /modules/seqring.ko /modules/sequence.ko /modules/seqring_timerlat.ko
 #   /modules/seqring_extmod.ko (tests/extmod, when built for that kernel)
 #   /modules/seqring_kunit.ko, seqring_producer.ko, seqring_kbench.ko,
-#       seqring_ramprobe.ko, seqring_nmi.ko (the test modules, where they
-#       were built)
+#       seqring_ramprobe.ko, seqring_nmi.ko, seqring_panicpush.ko (the test
+#       modules, where they were built)
 #   /usr/bin/seqringctl
 #   /tests/lib.sh /tests/MODE/*.sh /tests/bin/<test programs>
 #   the programs named in tests/MODE/binaries.txt, with their libraries
@@ -263,7 +263,8 @@ cp "$ko_dir/seqring.ko" "$ko_dir/sequence.ko" "$timerlat_ko" modules/
 [ -f "$extmod_ko" ] && cp "$extmod_ko" modules/
 # KUnit tests of the ring: built only against a kernel with CONFIG_KUNIT.
 # The test modules of the kernel API (tests/kmod/): built where tests/ is.
-for m in seqring_kunit seqring_producer seqring_kbench seqring_ramprobe seqring_nmi; do
+for m in seqring_kunit seqring_producer seqring_kbench seqring_ramprobe seqring_nmi \
+	seqring_panicpush; do
 	if [ -f "$ko_dir/$m.ko" ]; then cp "$ko_dir/$m.ko" modules/; fi
 done
 # The tree's tool is static; a packaged one (SEQRINGCTL) is dynamically

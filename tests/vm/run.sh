@@ -49,6 +49,10 @@
 #                      SEQRING_EARLY_MODULES); on aarch64 the disk is a
 #                      virtio-mmio device (virtio-blk-device), on x86_64
 #                      a PCI one
+#   VM_PANIC_TIMEOUT   with VM_BOOTS above 1: seconds a panic may take to
+#                      reboot (default 120; panic=1 reboots after one):
+#                      a panic whose path hangs ends the run at once,
+#                      as a failure, instead of at VM_TIMEOUT
 #   VM_ARCH            the guest's CPU: x86_64 (default) or aarch64
 #                      (qemu-system-aarch64 -M virt -cpu max; console on
 #                      its UART ttyAMA0, TAP on a virtio console, hvc0,
@@ -240,7 +244,35 @@ start=$(date +%s)
 timeout -k 10 "$vm_timeout" "${qemu[@]}" \
 	-smp "${VM_SMP:-2}" -m "${VM_MEM:-1280}" \
 	-nodefaults -no-user-config -display none "${noreboot[@]}" \
-	-kernel "$boot" -initrd "$initrd" -append "$append" </dev/null
+	-kernel "$boot" -initrd "$initrd" -append "$append" </dev/null &
+qemu_pid=$!
+
+# With VM_BOOTS, every panic reboots (panic=1): the console's last "Kernel
+# panic" after its last boot banner for longer than VM_PANIC_TIMEOUT is a
+# panic path that hangs (a notifier that waits for a CPU panic() stopped).
+# The VM is ended then, and the run fails, instead of at VM_TIMEOUT.
+panic_hung=
+if [ "$boots" -gt 1 ]; then
+	panic_timeout=${VM_PANIC_TIMEOUT:-120}
+	panic_seen=
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		sleep 2
+		if tr -d '\r' <"$console" 2>/dev/null | awk '
+			/Linux version / { b = NR }
+			/Kernel panic - not syncing/ { p = NR }
+			END { exit !(p > b) }'; then
+			panic_seen=${panic_seen:-$(date +%s)}
+			if [ $(($(date +%s) - panic_seen)) -gt "$panic_timeout" ]; then
+				panic_hung=$panic_timeout
+				kill "$qemu_pid"
+				break
+			fi
+		else
+			panic_seen=
+		fi
+	done
+fi
+wait "$qemu_pid"
 qemu_rc=$?
 secs=$(($(date +%s) - start))
 echo "run.sh: VM ran ${secs}s, qemu exit status $qemu_rc" >&2
@@ -357,7 +389,9 @@ host_result() {
 }
 
 guest_count=$count
-if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+if [ -n "$panic_hung" ]; then
+	host_result "not ok" "every panic rebooted within ${panic_hung}s (one did not: the VM was ended; set VM_PANIC_TIMEOUT)"
+elif [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
 	host_result "not ok" "VM finished within ${vm_timeout}s (killed; set VM_TIMEOUT)"
 elif [ "$qemu_rc" -ne 0 ]; then
 	host_result "not ok" "qemu exited with status $qemu_rc"

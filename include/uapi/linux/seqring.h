@@ -117,8 +117,12 @@ struct seqring_record {
  * reading maps it, whoever its owner.
  *
  * Refused:
- *  - PROT_WRITE or PROT_EXEC: EPERM (as ftrace's mapped ring buffer). The
- *    mapping cannot gain them later: mprotect() to add either is EACCES.
+ *  - PROT_WRITE with MAP_SHARED on a file open read-only: EACCES, from the
+ *    kernel's mmap() itself, before the driver sees it (as for any file).
+ *  - PROT_WRITE otherwise (a file open read-write, or MAP_PRIVATE), or
+ *    PROT_EXEC: EPERM (as ftrace's mapped ring buffer). The mapping cannot
+ *    gain them later: mprotect() to add either is EACCES.
+ *  - a file not open for reading (O_WRONLY): EACCES, from mmap() itself.
  *  - MAP_PRIVATE: EINVAL; a private copy would stop following the ring.
  *  - an offset other than 0, or a length past the end: EINVAL.
  *  - mremap() growing the mapping: EFAULT (shrinking and moving work).
@@ -137,7 +141,10 @@ struct seqring_record {
  *    pushed any more. The pages stay mapped and readable, with the last
  *    readings, until munmap(); the file may be closed before or after.
  *  - fork(): the child has no mapping there (VM_DONTCOPY): reading the
- *    address faults in the child. It maps again if it wants one.
+ *    address faults in the child. It maps again if it wants one. After
+ *    madvise(MADV_DOFORK) on the mapping, the child has it: the same
+ *    read-only pages, one more mapping of the ring (a resize stays EBUSY
+ *    until the child unmaps it or exits).
  *  - munmap() while another thread reads the mapping: that thread faults
  *    (SIGSEGV), as for any mapping; the ring is not affected.
  *  - Core dumps leave the mapping out; ptrace and /proc/PID/mem read it.
