@@ -77,7 +77,7 @@ if [ "$cached_only" = 1 ] && ! dpkg-query -W linux-source-6.1 >/dev/null 2>&1; t
 	exit 1
 fi
 # deps.sh prints its progress; keep stdout for the two assignments.
-[ "$cached_only" = 1 ] || "$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev dwarves \
+[ "$cached_only" = 1 ] || "$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev \
 	tar perl >&2 || die "cannot install the packages a kernel build needs"
 [ "$cached_only" = 1 ] || [ -f "$tarball" ] ||
 	die "linux-source-6.1 is installed but $tarball is missing"
