@@ -23,7 +23,8 @@ endif
 KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod samples clean help deps check demo lint stress bench check-debug \
-	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
+	check-planted debug-kernel check-kcsan kcsan-kernel check-debug-bpf debug-bpf-kernel \
+	check-fresh check-kernels check-arch \
 	prune-cache bench-arch check-litmus check-crash check-fleet check-lib \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
 	uninstall uninstall-dkms sign deb check-packages
@@ -110,6 +111,11 @@ help:
 	@echo "           mapping's tests and the stress tier on it"
 	@echo "           (KCSAN_MODES=\"stream kapi map writer stress\": a subset)"
 	@echo "  kcsan-kernel  only build (or find cached) the KCSAN kernel"
+	@echo "  check-debug-bpf  build a debug kernel with BPF and BTF (cached"
+	@echo "           like the others; slower: DWARF) and run the BPF tests"
+	@echo "           on it under KASAN and lockdep (DEBUG_BPF_MODES=check"
+	@echo "           crash bench)"
+	@echo "  debug-bpf-kernel  only build (or find cached) that kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
 	@echo "  check-fresh  the VM quick start (doc/testing.md) in a fresh"
@@ -135,7 +141,8 @@ help:
 	@echo "  check-all  every tier: what .ci/run runs, whole (the check tier"
 	@echo "           on every kernel, 6.1 too, with the tool's scripts;"
 	@echo "           debugvm's failslab sweep), the debug kernel's stress"
-	@echo "           tier, check-planted, check-kcsan and check-arch"
+	@echo "           tier, check-planted, check-kcsan, check-debug-bpf and"
+	@echo "           check-arch"
 	@echo "  lint     checkpatch --strict and sparse on driver/, samples/,"
 	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
@@ -366,6 +373,36 @@ check-kcsan: kcsan-kernel
 		esac; \
 		KERNEL=$$KERNEL VM_MEM=$$mem VM_FILTER=$$filter VM_TIMEOUT=2400 \
 			VM_SCRIPT_TIMEOUT=900 tests/vm/run.sh $$tier || status=1; \
+	done; exit $$status
+
+# The third debug kernel, BPF (tests/debug-bpf.config: the debug kernel's
+# KASAN, lockdep and kmemleak with BPF, DWARF and BTF; its own cache entry,
+# a slower build than the debug kernel's, so `make check-all` only, never
+# CI's short path): BPF programs calling the module's kfuncs, from every
+# attach type and from NMI (check: 97-bpf*), the panic with a probe pushing
+# into the persistent ring (crash: 55-bpf-persist; the state disk's
+# virtio-blk is built in), and the benchmark's program in all its modes
+# (bench: 55-bpf, quick; its figures mean nothing under KASAN).
+DEBUG_BPF_MODES ?= check crash bench
+
+debug-bpf-kernel: deps
+	mkdir -p build
+	tests/debug/build-kernel.sh bpf > build/debug-bpf-kernel.env
+
+check-debug-bpf: debug-bpf-kernel
+	. build/debug-bpf-kernel.env && $(MAKE) all KDIR=$$KDIR WERROR=1
+	. build/debug-bpf-kernel.env && status=0 && \
+	for mode in $(DEBUG_BPF_MODES); do \
+		case $$mode in \
+		check) KERNEL=$$KERNEL VM_FILTER='97-*' VM_MEM=1024 VM_TIMEOUT=2400 \
+			VM_SCRIPT_TIMEOUT=1500 tests/vm/run.sh check ;; \
+		crash) KERNEL=$$KERNEL VM_FILTER='55-bpf-*' VM_STATE_MODULES= \
+			$(CRASH_VM) tests/vm/run.sh crash ;; \
+		bench) KERNEL=$$KERNEL VM_FILTER='55-*' VM_MEM=1024 VM_TIMEOUT=2400 \
+			VM_SCRIPT_TIMEOUT=1500 VM_APPEND="seqringbench.quick=1 $(VM_APPEND)" \
+			tests/vm/run.sh bench ;; \
+		*) echo "check-debug-bpf: no mode $$mode (check crash bench)" >&2; false ;; \
+		esac || status=1; \
 	done; exit $$status
 
 check-planted: debug-kernel kcsan-kernel
