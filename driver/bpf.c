@@ -91,6 +91,12 @@ static atomic_t seqring_bpf_pending = ATOMIC_INIT(0);
 static atomic64_t seqring_bpf_no_ring = ATOMIC64_INIT(0);
 static atomic64_t seqring_bpf_bad_label = ATOMIC64_INIT(0);
 static atomic64_t seqring_bpf_refused = ATOMIC64_INIT(0);
+/*
+ * Pushes made from NMI (a perf_event program on a hardware PMU, a probe on
+ * an NMI handler), stored or not: says that the case happened, which a
+ * program cannot see itself.
+ */
+static atomic64_t seqring_bpf_in_nmi = ATOMIC64_INIT(0);
 
 /* What the load found, for debugfs and its one message. */
 static const char *seqring_bpf_state = "not registered";
@@ -197,6 +203,7 @@ static int seqring_bpf_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "bad_label: %lld\n",
 		   atomic64_read(&seqring_bpf_bad_label));
 	seq_printf(m, "refused: %lld\n", atomic64_read(&seqring_bpf_refused));
+	seq_printf(m, "in_nmi: %lld\n", atomic64_read(&seqring_bpf_in_nmi));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(seqring_bpf_stats);
@@ -287,6 +294,8 @@ __bpf_kfunc int seqring_bpf_push(struct seqring *sr, u32 channel, s64 value,
 		return -EINVAL;
 	}
 	/* Any context, NMI included (perf_event programs on a PMU). */
+	if (in_nmi())
+		atomic64_inc(&seqring_bpf_in_nmi);
 	ret = seqring_push(sr, channel, value, l);
 	if (ret)
 		atomic64_inc(&seqring_bpf_refused);

@@ -13,9 +13,13 @@
  *                                   (or until SIGTERM), then print counts
  *   bpf_push long NAME              push a label of 20 bytes: -EINVAL
  *   bpf_push bad PROG               load bad.bpf.c's PROG alone
+ *   bpf_push nmi NAME               a program in NMI and one in this
+ *                                   process's system calls push into
+ *                                   NAME until SIGTERM (run_nmi())
  *   bpf_push bench N ROUNDS         ns per event: a tp_btf program pushing
  *                                   into ring "bench" against the same
- *                                   record by bpf_ringbuf_output()
+ *                                   record by bpf_ringbuf_output(), and
+ *                                   the push's parts (run_bench())
  *
  * attach prints "pushed P failed F no_ring R read N" and, for every
  * reading read back that is not as pushed (channel, label, values 1..P in
@@ -111,7 +115,7 @@ static const char *getppid_fn(void)
 static const char *const progs[] = {
 	"on_kprobe", "on_fentry", "on_fexit", "on_tracepoint", "on_raw_tp",
 	"on_tp_btf", "on_perf", "on_syscall",
-	"create_ring", "destroy_ring", "push_long", "on_bench",
+	"create_ring", "destroy_ring", "push_long", "on_bench", "on_nmi_push",
 };
 
 /* Opens push.bpf.c's programs with only progs[@only] to be loaded. */
@@ -143,7 +147,7 @@ static struct push_bpf *open_push(const char *name, int only)
 }
 
 /* The syscall programs after the attach types, in push.bpf.c's order. */
-enum { P_CREATE = NTYPES, P_DESTROY, P_LONG, P_BENCH };
+enum { P_CREATE = NTYPES, P_DESTROY, P_LONG, P_BENCH, P_NMI };
 
 static int syscall_prog(int which, const char *name, __u32 cap)
 {
@@ -223,21 +227,34 @@ static int type_of(const char *s)
 	exit(2);
 }
 
-/* Reads every reading of the ring and checks it against what was pushed. */
-static int read_back(const char *name, int t, unsigned long pushed)
+/* What a channel of a ring must hold: readings 1, 2, 3... with @label. */
+struct chan {
+	unsigned int channel;
+	const char *label;
+	unsigned long got;	/* readings of the channel read */
+	unsigned long bad;	/* of them, not as pushed */
+};
+
+/*
+ * Reads every reading of ring @name and checks those of the channels of
+ * @c against what was pushed: values 1, 2, 3, ... in order, the label.
+ * Prints the first readings not as pushed. Returns the readings not as
+ * pushed, or -1 when the ring cannot be read.
+ */
+static long read_ring(const char *name, struct chan *c, int nc)
 {
 	struct seqring_record rec[64];
-	unsigned long got = 0, bad = 0;
+	long bad = 0;
 	char dev[64];
 	ssize_t n;
-	int fd, i;
+	int fd, i, k;
 
 	/* The default ring, "", is /dev/seqring. */
 	snprintf(dev, sizeof(dev), "/dev/seqring%s%s", *name ? "-" : "", name);
 	fd = open(dev, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		fprintf(stderr, "bpf_push: %s: %s\n", dev, strerror(errno));
-		return 1;
+		return -1;
 	}
 	/* From the oldest reading held (an open starts at the newest). */
 	lseek(fd, 0, SEEK_SET);
@@ -245,29 +262,39 @@ static int read_back(const char *name, int t, unsigned long pushed)
 		for (i = 0; i < n / (ssize_t)sizeof(rec[0]); i++) {
 			struct seqring_record *r = &rec[i];
 
-			if ((int)r->reading.channel != t)
+			for (k = 0; k < nc && c[k].channel != r->reading.channel; k++)
+				;
+			if (k == nc)
 				continue;
-			got++;
-			if (r->reading.value != (__s64)got ||
-			    strncmp(r->reading.label, types[t], sizeof(r->reading.label))) {
-				if (bad++ < 5)
-					printf("seq %llu: %lld '%.16s', want %lu '%s'\n",
-					       (unsigned long long)r->seq,
-					       (long long)r->reading.value, r->reading.label,
-					       got, types[t]);
-			}
+			c[k].got++;
+			if (r->reading.value == (__s64)c[k].got &&
+			    !strncmp(r->reading.label, c[k].label,
+				     sizeof(r->reading.label)))
+				continue;
+			c[k].bad++;
+			if (bad++ < 5)
+				printf("seq %llu channel %u: %lld '%.16s', want %lu '%s'\n",
+				       (unsigned long long)r->seq, c[k].channel,
+				       (long long)r->reading.value, r->reading.label,
+				       c[k].got, c[k].label);
 		}
 	}
-	if (!got)
-		fprintf(stderr, "bpf_push: last read of %s: %zd (%s)\n", dev, n,
-			n < 0 ? strerror(errno) : "end");
 	if (n < 0 && errno != EAGAIN) {
 		fprintf(stderr, "bpf_push: read %s: %s\n", dev, strerror(errno));
 		bad++;
 	}
 	close(fd);
-	printf(" read %lu\n", got);
-	return got == pushed && !bad ? 0 : 1;
+	return bad;
+}
+
+/* Reads ring @name back: every reading of type @t as pushed, @pushed of them. */
+static int read_back(const char *name, int t, unsigned long pushed)
+{
+	struct chan c = { .channel = t, .label = types[t] };
+	long bad = read_ring(name, &c, 1);
+
+	printf(" read %lu\n", c.got);
+	return bad || c.got != pushed;
 }
 
 static int run_attach(int t, const char *name, unsigned long n, int hold)
@@ -309,6 +336,65 @@ static int run_attach(int t, const char *name, unsigned long n, int hold)
 		ret = read_back(name, t, skel->bss->pushed[t]);
 	push_bpf__destroy(skel);
 	return ret;
+}
+
+/*
+ * A program in NMI (on_nmi_push) and one in this process's system calls
+ * (on_tp_btf), pushing into ring @name at once: attach both, say
+ * "attached", make events until SIGTERM, detach; print what each pushed,
+ * then read every reading back: exit 0 when all are there intact.
+ */
+static int run_nmi(const char *name)
+{
+	struct push_bpf *skel = open_push(name, P_NMI);
+	unsigned long long in = 0, sys_pushed;
+	int nc = 1, cpu, t = type_of("tp_btf");
+	struct bpf_link *nmi, *sys;
+	struct chan c[1 + 64];
+	long bad;
+
+	bpf_program__set_autoload(skel->progs.on_tp_btf, true);
+	/* tests/kmod/seqring_nmi.c: CH_NMI + cpu, from its NMI handler. */
+	skel->bss->nmi_lo = 3000;
+	skel->bss->nmi_hi = 4000;
+	if (push_bpf__load(skel)) {
+		printf("refused: %s\n", last_line());
+		return 3;
+	}
+	nmi = bpf_program__attach(skel->progs.on_nmi_push);
+	sys = bpf_program__attach(skel->progs.on_tp_btf);
+	if (!nmi || !sys) {
+		fprintf(stderr, "bpf_push: attach: %s\n", strerror(errno));
+		return 2;
+	}
+	printf("attached\n");
+	fflush(stdout);
+	while (!stop)
+		syscall(SYS_getppid);
+	bpf_link__destroy(nmi);
+	bpf_link__destroy(sys);
+	c[0] = (struct chan){ .channel = t, .label = types[t] };
+	for (cpu = 0; cpu < 64; cpu++) {
+		if (!skel->bss->nmi_pushed[cpu])
+			continue;
+		in += skel->bss->nmi_pushed[cpu];
+		c[nc++] = (struct chan){ .channel = 100 + cpu, .label = "nmi" };
+	}
+	sys_pushed = skel->bss->pushed[t];
+	printf("tp_btf pushed %llu failed %llu no_ring %llu\n", sys_pushed,
+	       (unsigned long long)skel->bss->failed[t],
+	       (unsigned long long)skel->bss->no_ring[t]);
+	printf("nmi pushed %llu failed %llu no_ring %llu cpus %d\n", in,
+	       (unsigned long long)skel->bss->nmi_failed,
+	       (unsigned long long)skel->bss->nmi_no_ring, nc - 1);
+	bad = read_ring(name, c, nc);
+	for (cpu = 1; cpu < nc; cpu++) {
+		in -= c[cpu].got;
+		printf("cpu %u: read %lu\n", c[cpu].channel - 100, c[cpu].got);
+	}
+	printf("tp_btf: read %lu\n", c[0].got);
+	push_bpf__destroy(skel);
+	return bad || in || c[0].got != sys_pushed;
 }
 
 static double now_ns(void)
@@ -439,8 +525,10 @@ int main(int argc, char **argv)
 		return run_bench(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "bad"))
 		return run_bad(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "nmi"))
+		return run_nmi(argv[2]);
 	fprintf(stderr, "usage: bpf_push create NAME CAP | destroy NAME | long NAME |\n"
 			"       attach TYPE NAME N | hold TYPE NAME SECONDS | bad PROG |\n"
-			"       bench N ROUNDS\n");
+			"       bench N ROUNDS | nmi NAME\n");
 	return 2;
 }
