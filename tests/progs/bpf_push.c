@@ -420,20 +420,40 @@ static int drain(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* What the benchmark's program does per event, by bench_mode. */
+static const char *const bench_modes[] = {
+	"none", "push", "ringbuf_output", "get_put", "second_push",
+};
+
+#define NMODES ARRAY_SIZE(bench_modes)
+
+/* A figure of the benchmark as bench.c's results.csv has it. */
+static void bench_row(const char *metric, const char *unit, double *v,
+		      int rounds)
+{
+	qsort(v, rounds, sizeof(v[0]), cmp_double);
+	printf("csv bpf,%s,1,%s,%.6g,%.6g,%.6g,%d\n", metric, unit,
+	       v[rounds / 2], v[0], v[rounds - 1], rounds);
+}
+
 /*
- * ns per getppid() with the program doing nothing, pushing into ring
- * "bench", or writing the same record to a BPF ring buffer; ROUNDS rounds
- * of the three in turn, N calls each, the ring buffer drained between
- * rounds; the medians, and the ratio of what each adds to the syscall.
+ * ns per getppid() of this process with the program doing each of
+ * bench_modes[]: ROUNDS rounds of all of them in an order that rotates, N
+ * calls each, the ring buffer drained between blocks. Prints the median
+ * of each, what each adds to the program doing nothing (a second push:
+ * to one push), and the ratio of the push's addition to the ring
+ * buffer's, per round; then the same as "csv " lines for the report
+ * (tests/bench/55-bpf.sh).
  */
 static int run_bench(unsigned long n, int rounds)
 {
 	struct push_bpf *skel = open_push("bench", P_BENCH);
-	double t[3][64], med[3];
+	double t[NMODES][64], d[64];
 	struct ring_buffer *rbuf;
 	struct bpf_link *link;
 	unsigned long i;
-	int r, m;
+	unsigned int m, k;
+	int r;
 
 	if (rounds > 64)
 		rounds = 64;
@@ -448,9 +468,10 @@ static int run_bench(unsigned long n, int rounds)
 		return 2;
 	}
 	for (r = 0; r < rounds; r++) {
-		for (m = 0; m < 3; m++) {
+		for (k = 0; k < NMODES; k++) {
 			double t0;
 
+			m = (k + r) % NMODES;
 			skel->bss->bench_mode = m;
 			t0 = now_ns();
 			for (i = 0; i < n; i++)
@@ -459,16 +480,39 @@ static int run_bench(unsigned long n, int rounds)
 			ring_buffer__consume(rbuf);
 		}
 	}
-	for (m = 0; m < 3; m++) {
-		qsort(t[m], rounds, sizeof(t[m][0]), cmp_double);
-		med[m] = t[m][rounds / 2];
-	}
+	skel->bss->bench_mode = 0;
 	printf("calls %lu rounds %d lost %llu\n", n, rounds,
 	       (unsigned long long)skel->bss->bench_lost);
-	printf("none %.0f ns\n", med[0]);
-	printf("seqring_bpf_push %.0f ns (+%.0f)\n", med[1], med[1] - med[0]);
-	printf("bpf_ringbuf_output %.0f ns (+%.0f)\n", med[2], med[2] - med[0]);
-	printf("ratio %.3f\n", (med[1] - med[0]) / (med[2] - med[0]));
+	for (m = 0; m < NMODES; m++) {
+		/* What it adds: to nothing, or the second push to one. */
+		unsigned int base = m == 4 ? 1 : 0;
+
+		memcpy(d, t[m], sizeof(d));
+		qsort(d, rounds, sizeof(d[0]), cmp_double);
+		printf("%s %.0f ns", bench_modes[m], d[rounds / 2]);
+		for (r = 0; r < rounds && m; r++)
+			d[r] = t[m][r] - t[base][r];
+		if (m) {
+			qsort(d, rounds, sizeof(d[0]), cmp_double);
+			printf(" (+%.0f)", d[rounds / 2]);
+		}
+		printf("\n");
+	}
+	for (r = 0; r < rounds; r++)
+		d[r] = (t[1][r] - t[0][r]) / (t[2][r] - t[0][r]);
+	qsort(d, rounds, sizeof(d[0]), cmp_double);
+	printf("ratio %.3f\n", d[rounds / 2]);
+
+	memcpy(d, t[0], sizeof(d));
+	bench_row("getppid", "ns/event", d, rounds);
+	for (m = 1; m < NMODES; m++) {
+		for (r = 0; r < rounds; r++)
+			d[r] = t[m][r] - t[m == 4 ? 1 : 0][r];
+		bench_row(bench_modes[m], "ns/event", d, rounds);
+	}
+	for (r = 0; r < rounds; r++)
+		d[r] = (t[1][r] - t[0][r]) / (t[2][r] - t[0][r]);
+	bench_row("push/ringbuf_output", "x", d, rounds);
 	ring_buffer__free(rbuf);
 	bpf_link__destroy(link);
 	push_bpf__destroy(skel);

@@ -217,9 +217,11 @@ int push_long(struct args *a)
 
 /*
  * The benchmark (tests/bench/55-bpf.sh): per getppid() of this process,
- * nothing (bench_mode 0), a reading pushed into ring "bench" (1), or the
- * same 48-byte record (seq, time, channel, value, label) written with
- * bpf_ringbuf_output() (2).
+ * bench_mode says what the program does: nothing (0), a reading pushed
+ * into ring "bench" (1), the same 48-byte record (seq, time, channel,
+ * value, label) written with bpf_ringbuf_output() (2); and the push's
+ * parts: the handle taken and given back without a push (3), two pushes
+ * with one handle (4: the second one's cost).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -245,18 +247,12 @@ int on_bench(__u64 *ctx)
 	char l[16] = "bench";
 	struct bench_rec rec;
 	struct seqring *r;
+	__u32 mode = bench_mode;
 
 	if (ctx[1] != getppid_nr ||
-	    (bpf_get_current_pid_tgid() >> 32) != target_pid)
+	    (bpf_get_current_pid_tgid() >> 32) != target_pid || !mode)
 		return 0;
-	if (bench_mode == 1) {
-		r = seqring_bpf_ring_get(bench_ring, sizeof(bench_ring));
-		if (!r)
-			return 0;
-		if (seqring_bpf_push(r, 1, ctx[1], l, sizeof(l)))
-			__sync_fetch_and_add(&bench_lost, 1);
-		seqring_bpf_ring_put(r);
-	} else if (bench_mode == 2) {
+	if (mode == 2) {
 		rec.seq = __sync_fetch_and_add(&seq[0], 1);
 		rec.ts = bpf_ktime_get_ns();
 		rec.channel = 1;
@@ -265,6 +261,15 @@ int on_bench(__u64 *ctx)
 		__builtin_memcpy(rec.label, l, sizeof(l));
 		if (bpf_ringbuf_output(&rb, &rec, sizeof(rec), 0))
 			__sync_fetch_and_add(&bench_lost, 1);
+		return 0;
 	}
+	r = seqring_bpf_ring_get(bench_ring, sizeof(bench_ring));
+	if (!r)
+		return 0;
+	if (mode != 3 && seqring_bpf_push(r, 1, ctx[1], l, sizeof(l)))
+		__sync_fetch_and_add(&bench_lost, 1);
+	if (mode == 4 && seqring_bpf_push(r, 1, ctx[1], l, sizeof(l)))
+		__sync_fetch_and_add(&bench_lost, 1);
+	seqring_bpf_ring_put(r);
 	return 0;
 }
