@@ -571,9 +571,7 @@ journal_entries() {
 # samples/mmap-consumer.c are not the module's.
 dkms_sources() {
 	printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
-		include/uapi/linux/seqring.h include/linux/seqring.h \
-		include/bpf/seqring.bpf.h samples/bpf/Makefile samples/bpf/wakeup.bpf.c \
-		samples/bpf/seqring-wakeup.c
+		include/uapi/linux/seqring.h include/linux/seqring.h
 	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$\|/mmap-consumer\.c$'
 }
 
