@@ -45,6 +45,7 @@ is ok "$(nctl create nmi 262144)" "create ring nmi, where the storm pushes"
 is 0 "$("$BP" create bpf 65536 2>&1)" "a syscall program creates ring bpf (65536 readings)"
 
 nmi0=$(kv in_nmi $BPFDBG)
+: >"$T/out"
 "$BP" nmi bpf >"$T/out" 2>&1 &
 pid=$!
 _tap_pids="$_tap_pids $pid"
@@ -54,7 +55,7 @@ while ! grep -q '^attached' "$T/out" && kill -0 "$pid" 2>/dev/null && [ $i -lt 3
 	i=$((i + 1))
 done
 is ok "$(nctl storm 1000)" "storm: 1 s of NMIs on every CPU, each storing a reading in ring nmi, with the two programs attached"
-kill -TERM "$pid"
+kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
 in=$(($(kv in_nmi $BPFDBG) - nmi0))

@@ -145,6 +145,14 @@ int BPF_PROG(on_nmi_push, const char *name, __u64 s,
 
 	if (ch < nmi_lo || ch >= nmi_hi || cpu >= NMI_CPUS)
 		return 0;
+	/*
+	 * The bound again, as a mask: 6.1's verifier refused nmi_seq[cpu]
+	 * as an unbounded access, the check above not reaching the index
+	 * clang used after the calls. Hidden from clang, which would drop
+	 * a mask it knows changes nothing.
+	 */
+	asm volatile("" : "+r"(cpu));
+	cpu &= NMI_CPUS - 1;
 	__builtin_memcpy(n, ring, sizeof(n));
 	r = seqring_bpf_ring_get(n, sizeof(n));
 	if (!r) {
