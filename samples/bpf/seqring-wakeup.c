@@ -49,7 +49,7 @@ static int run(struct bpf_program *prog, struct ring_args *a)
 	return bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: seqring-wakeup [CAPACITY]\n"
 		"Pushes every task's wake-up latency (ns; channel: the CPU, label:\n"
@@ -70,10 +70,10 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c != 'h') {
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
-		usage(stdout);
+		print_usage(stdout);
 		return 0;
 	}
 	if (optind + 1 == argc) {
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 			a.capacity = 0;
 	}
 	if (optind + 1 < argc || !a.capacity) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	skel = wakeup_bpf__open_and_load();
