@@ -63,7 +63,7 @@ struct args {
 
 /* The verifier's log of the last load, for "refused: LAST LINE". */
 static char vlog[16 << 20];
-static sig_atomic_t stop;
+static volatile sig_atomic_t stop;
 
 static void on_term(int sig)
 {
