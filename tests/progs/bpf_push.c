@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
@@ -63,12 +64,21 @@ struct args {
 
 /* The verifier's log of the last load, for "refused: LAST LINE". */
 static char vlog[16 << 20];
-static volatile sig_atomic_t stop;
+static int stop;
 
 static void on_term(int sig)
 {
 	(void)sig;
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Whether SIGTERM or SIGINT came: loaded anew each time (gcc -O2 kept a
+ * plain stop out of a loop that only makes system calls: it never ended).
+ */
+static int stopped(void)
+{
+	return __atomic_load_n(&stop, __ATOMIC_RELAXED);
 }
 
 /* libbpf's warnings (why a load failed before the verifier) on stderr. */
@@ -200,7 +210,7 @@ static void make_events(struct push_bpf *skel, int t, unsigned long n)
 	if (t == 7) {
 		struct args a = { 0 };
 
-		for (i = 0; i < n && !stop; i++)
+		for (i = 0; i < n && !stopped(); i++)
 			run_syscall(skel->progs.on_syscall, &a);
 		return;
 	}
@@ -208,11 +218,11 @@ static void make_events(struct push_bpf *skel, int t, unsigned long n)
 		time_t end = time(NULL) + 20;
 
 		while (skel->bss->pushed[6] + skel->bss->failed[6] < n &&
-		       time(NULL) < end && !stop)
+		       time(NULL) < end && !stopped())
 			;
 		return;
 	}
-	for (i = 0; i < n && !stop; i++)
+	for (i = 0; i < n && !stopped(); i++)
 		syscall(SYS_getppid);
 }
 
@@ -231,18 +241,23 @@ static int type_of(const char *s)
 struct chan {
 	unsigned int channel;
 	const char *label;
-	unsigned long got;	/* readings of the channel read */
+	int tail;		/* its oldest may be overwritten: from the first held */
+	unsigned long first;	/* the value of the first reading read */
+	unsigned long got;	/* the last value read, in order: 1, 2, 3, ... */
 	unsigned long bad;	/* of them, not as pushed */
 };
 
 /*
  * Reads every reading of ring @name and checks those of the channels of
- * @c against what was pushed: values 1, 2, 3, ... in order, the label.
- * Prints the first readings not as pushed. Returns the readings not as
- * pushed, or -1 when the ring cannot be read.
+ * @c against what was pushed: values 1, 2, 3, ... in order (for a @tail
+ * channel, from the first held on), the label. Prints the first readings
+ * not as pushed. Returns the readings not as pushed, or -1 when the ring
+ * cannot be read; *@dropped (if not NULL): the ring's overwritten.
  */
-static long read_ring(const char *name, struct chan *c, int nc)
+static long read_ring(const char *name, struct chan *c, int nc,
+		      unsigned long long *dropped)
 {
+	struct seqring_stats st;
 	struct seqring_record rec[64];
 	long bad = 0;
 	char dev[64];
@@ -258,6 +273,8 @@ static long read_ring(const char *name, struct chan *c, int nc)
 	}
 	/* From the oldest reading held (an open starts at the newest). */
 	lseek(fd, 0, SEEK_SET);
+	if (dropped)
+		*dropped = ioctl(fd, SEQRING_IOC_GET_STATS, &st) ? ~0ULL : st.dropped;
 	while ((n = read(fd, rec, sizeof(rec))) > 0) {
 		for (i = 0; i < n / (ssize_t)sizeof(rec[0]); i++) {
 			struct seqring_record *r = &rec[i];
@@ -266,6 +283,11 @@ static long read_ring(const char *name, struct chan *c, int nc)
 				;
 			if (k == nc)
 				continue;
+			if (!c[k].got) {
+				if (c[k].tail && r->reading.value > 1)
+					c[k].got = r->reading.value - 1;
+				c[k].first = c[k].got + 1;
+			}
 			c[k].got++;
 			if (r->reading.value == (__s64)c[k].got &&
 			    !strncmp(r->reading.label, c[k].label,
@@ -291,7 +313,7 @@ static long read_ring(const char *name, struct chan *c, int nc)
 static int read_back(const char *name, int t, unsigned long pushed)
 {
 	struct chan c = { .channel = t, .label = types[t] };
-	long bad = read_ring(name, &c, 1);
+	long bad = read_ring(name, &c, 1, NULL);
 
 	printf(" read %lu\n", c.got);
 	return bad || c.got != pushed;
@@ -318,7 +340,7 @@ static int run_attach(int t, const char *name, unsigned long n, int hold)
 	if (hold) {
 		time_t end = time(NULL) + n;
 
-		while (!stop && time(NULL) < end)
+		while (!stopped() && time(NULL) < end)
 			make_events(skel, t, 1000);
 	} else {
 		make_events(skel, t, n);
@@ -347,7 +369,7 @@ static int run_attach(int t, const char *name, unsigned long n, int hold)
 static int run_nmi(const char *name)
 {
 	struct push_bpf *skel = open_push(name, P_NMI);
-	unsigned long long in = 0, sys_pushed;
+	unsigned long long in = 0, sys_pushed, dropped = 0;
 	int nc = 1, cpu, t = type_of("tp_btf");
 	struct bpf_link *nmi, *sys;
 	struct chan c[1 + 64];
@@ -369,11 +391,16 @@ static int run_nmi(const char *name)
 	}
 	printf("attached\n");
 	fflush(stdout);
-	while (!stop)
+	while (!stopped())
 		syscall(SYS_getppid);
 	bpf_link__destroy(nmi);
 	bpf_link__destroy(sys);
-	c[0] = (struct chan){ .channel = t, .label = types[t] };
+	/*
+	 * The system calls' program may push more than the ring holds: its
+	 * oldest are overwritten, counted as dropped. Never an NMI reading:
+	 * those channels must be whole from 1.
+	 */
+	c[0] = (struct chan){ .channel = t, .label = types[t], .tail = 1 };
 	for (cpu = 0; cpu < 64; cpu++) {
 		if (!skel->bss->nmi_pushed[cpu])
 			continue;
@@ -387,14 +414,16 @@ static int run_nmi(const char *name)
 	printf("nmi pushed %llu failed %llu no_ring %llu cpus %d\n", in,
 	       (unsigned long long)skel->bss->nmi_failed,
 	       (unsigned long long)skel->bss->nmi_no_ring, nc - 1);
-	bad = read_ring(name, c, nc);
+	bad = read_ring(name, c, nc, &dropped);
 	for (cpu = 1; cpu < nc; cpu++) {
 		in -= c[cpu].got;
 		printf("cpu %u: read %lu\n", c[cpu].channel - 100, c[cpu].got);
 	}
-	printf("tp_btf: read %lu\n", c[0].got);
+	printf("tp_btf: read %lu..%lu, overwritten %llu\n", c[0].first,
+	       c[0].got, dropped);
 	push_bpf__destroy(skel);
-	return bad || in || c[0].got != sys_pushed;
+	/* What is not held was overwritten, the oldest of tp_btf only. */
+	return bad || in || c[0].got != sys_pushed || c[0].first - 1 != dropped;
 }
 
 static double now_ns(void)
