@@ -82,5 +82,5 @@ is 0 "$(kv refused $BPFDBG)" "debugfs seqring/bpf: no push refused"
 is ok "$(nctl destroy)" "destroy ring nmi"
 check "rmmod seqring_nmi" rmmod seqring_nmi
 "$BP" destroy bpf >/dev/null
-check_unload "unload seqring.ko"
+check "unload seqring.ko (once the programs are freed)" unload_seqring_bpf
 done_testing

@@ -140,14 +140,7 @@ sleep 2
 check_fails "rmmod seqring fails while the program is loaded" rmmod seqring
 kill "$pid"
 wait "$pid"
-gone() {
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		rmmod seqring 2>/dev/null && return 0
-		sleep 1
-	done
-	return 1
-}
-check "... and works once the program is gone" gone
+check "... and works once the program is gone" unload_seqring_bpf
 
 # Destroy and create in a loop while a program pushes.
 check_load "load seqring.ko again" capacity=16
@@ -167,7 +160,7 @@ kill "$pid"
 wait "$pid"
 is 0 "$bad" "30 destroys and creates of ring bpf while a program pushes into it"
 diag "$(cat "$T/hold")"
-check "unload, with the ring a program made still there" gone
+check "unload, with the ring a program made still there" unload_seqring_bpf
 
 # The sample: its own ring, readings of the scheduler, the ring gone after.
 check_load "load seqring.ko for the sample" capacity=16
@@ -194,6 +187,6 @@ else
 	skip "... it ends by SIGTERM" "not built"
 	skip "... and destroys its ring" "not built"
 fi
-check "unload seqring.ko once the sample is gone" gone
+check "unload seqring.ko once the sample is gone" unload_seqring_bpf
 
 done_testing

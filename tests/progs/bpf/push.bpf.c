@@ -138,11 +138,15 @@ SEC("tp_btf/seqring_push")
 int BPF_PROG(on_nmi_push, const char *name, __u64 s,
 	     const struct seqring_reading *rd)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), ch = rd->channel;
+	__u32 cpu = bpf_get_smp_processor_id(), ch;
 	char n[16], l[16] = "nmi";
 	struct seqring *r;
 	__u64 v;
 
+	/* 6.12's verifier takes a tracepoint's pointers as maybe NULL. */
+	if (!rd)
+		return 0;
+	ch = rd->channel;
 	if (ch < nmi_lo || ch >= nmi_hi || cpu >= NMI_CPUS)
 		return 0;
 	/*
