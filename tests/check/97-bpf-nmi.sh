@@ -45,7 +45,7 @@ grep -q '^kfuncs: tracing' $BPFDBG ||
 	skip_rest "BPF programs cannot push here: $(sed -n 's/^kfuncs: //p' $BPFDBG)"
 check "load seqring_nmi.ko" insmod "$NMI_KO"
 is ok "$(nctl create nmi 262144)" "create ring nmi, where the storm pushes"
-is 0 "$("$BP" create bpf 65536 2>&1)" "a syscall program creates ring bpf (65536 readings)"
+is 0 "$("$BP" create bpf 262144 2>&1)" "a syscall program creates ring bpf (262144 readings)"
 
 nmi0=$(kv in_nmi $BPFDBG)
 : >"$T/out"
