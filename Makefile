@@ -24,9 +24,11 @@ KERNEL ?= /boot/vmlinuz-$(KVER)
 
 .PHONY: all modules tool progs extmod samples clean help deps check demo shell check-shell lint \
 	stress bench check-debug \
-	check-planted debug-kernel check-kcsan kcsan-kernel check-fresh check-kernels check-arch \
+	check-planted debug-kernel check-kcsan kcsan-kernel check-debug-bpf debug-bpf-kernel \
+	check-fresh check-kernels check-arch \
 	prune-cache bench-arch check-litmus check-crash check-fleet check-lib \
 	check-all install install-tools install-bin install-conf install-lib install-dev install-dkms \
+	install-examples \
 	uninstall uninstall-dkms sign deb check-packages
 
 all: modules tool progs extmod samples
@@ -118,6 +120,11 @@ help:
 	@echo "           mapping's tests and the stress tier on it"
 	@echo "           (KCSAN_MODES=\"stream kapi map writer stress\": a subset)"
 	@echo "  kcsan-kernel  only build (or find cached) the KCSAN kernel"
+	@echo "  check-debug-bpf  build a debug kernel with BPF and BTF (cached"
+	@echo "           like the others; slower: DWARF) and run the BPF tests"
+	@echo "           on it under KASAN and lockdep (DEBUG_BPF_MODES=check"
+	@echo "           crash bench)"
+	@echo "  debug-bpf-kernel  only build (or find cached) that kernel"
 	@echo "  check-planted  plant each bug of tests/debug/planted/ in a copy of"
 	@echo "           the tree and show that the debug kernel run catches it"
 	@echo "  check-fresh  the VM quick start (doc/testing.md) in a fresh"
@@ -143,7 +150,8 @@ help:
 	@echo "  check-all  every tier: what .ci/run runs, whole (the check tier"
 	@echo "           on every kernel, 6.1 too, with the tool's scripts;"
 	@echo "           debugvm's failslab sweep), the debug kernel's stress"
-	@echo "           tier, check-planted, check-kcsan and check-arch"
+	@echo "           tier, check-planted, check-kcsan, check-debug-bpf and"
+	@echo "           check-arch"
 	@echo "  lint     checkpatch --strict and sparse on driver/, samples/,"
 	@echo "           include/, tools/ and tests/extmod,"
 	@echo "           and the man pages checked against the code"
@@ -158,9 +166,13 @@ help:
 	@echo "           udev rule, sysusers.d entry, systemd units,"
 	@echo "           modprobe.d/modules-load.d examples (= install-bin,"
 	@echo "           install-conf, install-lib, install-dev)"
+	@echo "  install-examples  the BPF sample seqring-wakeup (needs clang,"
+	@echo "           bpftool, libbpf-dev), its man page, and its sources to"
+	@echo "           build against the installed seqring/seqring.bpf.h"
 	@echo "  install-dkms   copy the DKMS sources to /usr/src/seqring-VERSION"
 	@echo "           and have DKMS build and install them"
-	@echo "  uninstall      remove what install and install-tools installed"
+	@echo "  uninstall      remove what install, install-tools and"
+	@echo "           install-examples installed"
 	@echo "  uninstall-dkms remove the DKMS module and its sources"
 	@echo "  sign     sign the built modules: make sign KEY=key.pem CERT=cert.pem"
 	@echo "  deb      build the Debian packages into build/deb/"
@@ -394,6 +406,36 @@ check-kcsan: kcsan-kernel
 			VM_SCRIPT_TIMEOUT=900 tests/vm/run.sh $$tier || status=1; \
 	done; exit $$status
 
+# The third debug kernel, BPF (tests/debug-bpf.config: the debug kernel's
+# KASAN, lockdep and kmemleak with BPF, DWARF and BTF; its own cache entry,
+# a slower build than the debug kernel's, so `make check-all` only, never
+# CI's short path): BPF programs calling the module's kfuncs, from every
+# attach type and from NMI (check: 97-bpf*), the panic with a probe pushing
+# into the persistent ring (crash: 55-bpf-persist; the state disk's
+# virtio-blk is built in), and the benchmark's program in all its modes
+# (bench: 55-bpf, quick; its figures mean nothing under KASAN).
+DEBUG_BPF_MODES ?= check crash bench
+
+debug-bpf-kernel: deps
+	mkdir -p build
+	tests/debug/build-kernel.sh bpf > build/debug-bpf-kernel.env
+
+check-debug-bpf: debug-bpf-kernel
+	. build/debug-bpf-kernel.env && $(MAKE) all KDIR=$$KDIR WERROR=1
+	. build/debug-bpf-kernel.env && status=0 && \
+	for mode in $(DEBUG_BPF_MODES); do \
+		case $$mode in \
+		check) KERNEL=$$KERNEL VM_FILTER='97-*' VM_MEM=1024 VM_TIMEOUT=2400 \
+			VM_SCRIPT_TIMEOUT=1500 tests/vm/run.sh check ;; \
+		crash) KERNEL=$$KERNEL VM_FILTER='55-bpf-*' VM_STATE_MODULES= \
+			$(CRASH_VM) tests/vm/run.sh crash ;; \
+		bench) KERNEL=$$KERNEL VM_FILTER='55-*' VM_MEM=1024 VM_TIMEOUT=2400 \
+			VM_SCRIPT_TIMEOUT=1500 VM_APPEND="seqringbench.quick=1 $(VM_APPEND)" \
+			tests/vm/run.sh bench ;; \
+		*) echo "check-debug-bpf: no mode $$mode (check crash bench)" >&2; false ;; \
+		esac || status=1; \
+	done; exit $$status
+
 check-planted: debug-kernel kcsan-kernel
 	tests/debug/planted-bugs.sh
 
@@ -409,6 +451,10 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SBINDIR ?= $(PREFIX)/sbin
+# The examples' sources; the Debian package seqring-examples gives
+# /usr/share/doc/seqring-examples/examples.
+EXAMPLESDIR ?= $(PREFIX)/share/doc/seqring/examples
 # libseqring; Debian's packages give the multiarch directory
 # (/usr/lib/x86_64-linux-gnu). Its .pc names the library: it goes beside it.
 LIBDIR ?= $(PREFIX)/lib
@@ -500,6 +546,8 @@ install-dev:
 	$(MAKE) -C tools STATIC=0 lib/libseqring.a
 	install -D -m 0644 include/uapi/linux/seqring.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h
+	install -D -m 0644 include/bpf/seqring.bpf.h \
+		$(DESTDIR)$(INCLUDEDIR)/seqring/seqring.bpf.h
 	install -D -m 0644 tools/lib/libseqring.h $(DESTDIR)$(INCLUDEDIR)/libseqring.h
 	install -D -m 0644 tools/lib/libseqring.a $(DESTDIR)$(LIBDIR)/libseqring.a
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so
@@ -508,6 +556,22 @@ install-dev:
 		-e 's|@VERSION@|$(SEQRING_VERSION)|' \
 		include/seqring.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/seqring.pc
+
+# The BPF sample (samples/bpf; the Debian package seqring-examples): the
+# program, built for the C library (dynamically linked with libbpf; `make
+# samples` links it statically for the test VM), so built afresh; its man
+# page; and its sources with their Makefile, which builds them against
+# install-dev's seqring/seqring.bpf.h. Needs clang, bpftool and libbpf-dev.
+EXAMPLES_SRC := Makefile wakeup.bpf.c seqring-wakeup.c
+install-examples:
+	$(MAKE) -C samples/bpf clean
+	$(MAKE) -C samples/bpf STATIC=0
+	install -D -m 0755 samples/bpf/seqring-wakeup $(DESTDIR)$(SBINDIR)/seqring-wakeup
+	install -D -m 0644 samples/bpf/seqring-wakeup.8 \
+		$(DESTDIR)$(MANDIR)/man8/seqring-wakeup.8
+	for f in $(EXAMPLES_SRC); do \
+		install -D -m 0644 samples/bpf/$$f $(DESTDIR)$(EXAMPLESDIR)/bpf/$$f || exit 1; \
+	done
 
 # Files only: directories may hold other packages' files.
 uninstall:
@@ -519,6 +583,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/seqringctl.1 \
 		$(DESTDIR)$(MANDIR)/man4/seqring.4 \
 		$(DESTDIR)$(INCLUDEDIR)/linux/seqring.h \
+		$(DESTDIR)$(INCLUDEDIR)/seqring/seqring.bpf.h \
 		$(DESTDIR)$(INCLUDEDIR)/libseqring.h \
 		$(DESTDIR)$(LIBDIR)/libseqring.so.$(LIB_VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libseqring.so \
@@ -529,7 +594,10 @@ uninstall:
 		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/seqring.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/seqring.conf \
 		$(DESTDIR)$(BASHCOMPDIR)/seqringctl \
-		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS)) \
+		$(DESTDIR)$(SBINDIR)/seqring-wakeup \
+		$(DESTDIR)$(MANDIR)/man8/seqring-wakeup.8 \
+		$(addprefix $(DESTDIR)$(EXAMPLESDIR)/bpf/,$(EXAMPLES_SRC))
 
 # What DKMS needs to build the modules: dkms.conf (its #MODULE_VERSION#
 # filled in here, as dh_dkms -V does) reads KERNEL_MIN, Kbuild the rest;
@@ -541,13 +609,12 @@ uninstall:
 # VERSION` does it for any other.
 DKMS_SRC := dkms.conf Kbuild VERSION KERNEL_MIN $(wildcard driver/*.[ch]) \
 	samples/Kbuild $(filter-out %.mod.c samples/mmap-consumer.c,$(wildcard samples/*.[ch])) \
-	include/uapi/linux/seqring.h include/linux/seqring.h include/bpf/seqring.bpf.h \
-	samples/bpf/Makefile samples/bpf/wakeup.bpf.c samples/bpf/seqring-wakeup.c
+	include/uapi/linux/seqring.h include/linux/seqring.h
 DKMS_DIR := /usr/src/seqring-$(SEQRING_VERSION)
 
 # dkms-postbuild.sh and module-btf.sh are the programs: dkms runs them
-# (POST_BUILD, MAKE). The
-# userspace sample, samples/mmap-consumer.c, is not the module's.
+# (POST_BUILD, MAKE). The userspace samples, samples/mmap-consumer.c and
+# the BPF sample (install-examples), are not the module's.
 install-dkms:
 ifeq ($(DESTDIR),)
 	@test -d /lib/modules/$(KVER)/build || { echo "no headers for Linux $(KVER):" \
@@ -590,7 +657,8 @@ sign: modules
 # Builds, from a copy of the tree's files (tracked and new, not ignored, so
 # no build products), seqring-dkms_VERSION_all.deb,
 # seqring-tools_VERSION_ARCH.deb, libseqring1_VERSION_ARCH.deb,
-# seqring-dev_VERSION_ARCH.deb and python3-seqring_VERSION_all.deb (plus
+# seqring-dev_VERSION_ARCH.deb, seqring-examples_VERSION_ARCH.deb and
+# python3-seqring_VERSION_all.deb (plus
 # the source package) into build/deb/,
 # then runs lintian on them: any error or warning fails the target
 # (debian/*.lintian-overrides hold the accepted ones, with reasons).
@@ -599,10 +667,12 @@ DEB_SRC := $(DEB_OUT)/src/seqring-$(SEQRING_VERSION)
 
 deb:
 	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null && \
-		dpkg-query -W pybuild-plugin-pyproject python3-all >/dev/null 2>&1 || \
+		dpkg-query -W pybuild-plugin-pyproject python3-all clang bpftool \
+			libbpf-dev >/dev/null 2>&1 || \
 		apt-get install -y --no-install-recommends debhelper dh-dkms \
 			lintian dpkg-dev build-essential dh-python \
-			pybuild-plugin-pyproject python3-all python3-setuptools
+			pybuild-plugin-pyproject python3-all python3-setuptools \
+			clang bpftool libbpf-dev
 	rm -rf $(DEB_OUT)
 	mkdir -p $(DEB_SRC)
 	git ls-files -z --cached --others --exclude-standard | \

@@ -46,12 +46,19 @@ __seqring_alloc(const char *name,
 	INIT_LIST_HEAD(&sr->clients);
 
 	ret = init(sr, arg);
-	if (ret) {
-		mutex_destroy(&sr->clients_lock);
-		kfree(sr);
-		return ERR_PTR(ret);
-	}
+	if (ret)
+		goto err_free;
+	ret = seqring_bpf_ring_init(sr);
+	if (ret)
+		goto err_ring;
 	return sr;
+
+err_ring:
+	seqring_ring_destroy(&sr->ring);
+err_free:
+	mutex_destroy(&sr->clients_lock);
+	kfree(sr);
+	return ERR_PTR(ret);
 }
 
 static int seqring_init_alloc(struct seqring *sr, const void *capacity)
@@ -108,6 +115,7 @@ static void seqring_free(struct kref *ref)
 {
 	struct seqring *sr = container_of(ref, struct seqring, ref);
 
+	seqring_bpf_ring_exit(sr);
 	seqring_ring_destroy(&sr->ring);
 	mutex_destroy(&sr->clients_lock);
 	kfree(sr);

@@ -18,17 +18,23 @@
  * itself never checks its ring; and a handle held across a destroy keeps
  * the ring's memory, so such a push is counted lost by the writer, never a
  * use after free. Looking the name up on every run costs a walk of a short
- * list under RCU and two atomics on the ring, no lock.
+ * list under RCU and a per-CPU count on the ring, no lock, no atomic.
  *
  * Lifetime: every ring with files (but a frozen .prev) is on an RCU list
- * here, holding one reference to the ring and a bias of 1 in bpf_users.
- * seqring_bpf_ring_get() takes bpf_users with atomic_inc_not_zero() (NMI
- * safe); the destroy takes the ring off the list and drops the bias after
- * a grace period (gets in progress may still look at the ring), and the
- * last of bpf_users drops the list's reference from a work item: never in
- * the program's context, which may be an NMI. Programs that call these
- * kfuncs pin the module (the verifier holds a reference to the module of
- * every kfunc a loaded program calls), so rmmod waits for them to go.
+ * here, holding one reference to the ring and the initial one of its
+ * bpf_ref, a percpu_ref: seqring_bpf_ring_get() takes it with
+ * percpu_ref_tryget_live() and seqring_bpf_ring_put() gives it back, an
+ * increment and a decrement of this CPU's count (a program runs on one
+ * CPU, migration off, from its get to its put), safe in an NMI: one that
+ * lands inside another context's increment gives back all it took before
+ * that one goes on. The destroy takes the ring off the list and kills
+ * bpf_ref, which from then on refuses gets, sums the counts after a grace
+ * period (gets in progress may still look at the ring) and, once the last
+ * program gave the ring back, calls its release, which drops the list's
+ * reference from a work item: never in the program's context, which may
+ * be an NMI. Programs that call these kfuncs pin the module (the verifier
+ * holds a reference to the module of every kfunc a loaded program
+ * calls), so rmmod waits for them to go.
  *
  * Which program types may call them depends on the kernel (README, "From a
  * BPF program"): it is the kernel's kfunc hooks that decide, so the set is
@@ -46,6 +52,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu-refcount.h>
 #include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/seq_file.h>
@@ -84,6 +91,12 @@ static atomic_t seqring_bpf_pending = ATOMIC_INIT(0);
 static atomic64_t seqring_bpf_no_ring = ATOMIC64_INIT(0);
 static atomic64_t seqring_bpf_bad_label = ATOMIC64_INIT(0);
 static atomic64_t seqring_bpf_refused = ATOMIC64_INIT(0);
+/*
+ * Pushes made from NMI (a perf_event program on a hardware PMU, a probe on
+ * an NMI handler), stored or not: says that the case happened, which a
+ * program cannot see itself.
+ */
+static atomic64_t seqring_bpf_in_nmi = ATOMIC64_INIT(0);
 
 /* What the load found, for debugfs and its one message. */
 static const char *seqring_bpf_state = "not registered";
@@ -112,13 +125,37 @@ static void seqring_bpf_put_irq_work(struct irq_work *work)
 	queue_work(seqring_bpf_wq, &sr->bpf_put_work);
 }
 
-/* Drops one of bpf_users; the last queues the drop of the list's ref. */
-static void seqring_bpf_unuse(struct seqring *sr)
+/* No program holds the ring any more, and it is off the list: any context. */
+static void seqring_bpf_release(struct percpu_ref *ref)
 {
-	if (atomic_dec_and_test(&sr->bpf_users)) {
-		atomic_inc(&seqring_bpf_pending);
-		irq_work_queue(&sr->bpf_irq_work);
-	}
+	struct seqring *sr = container_of(ref, struct seqring, bpf_ref);
+
+	atomic_inc(&seqring_bpf_pending);
+	irq_work_queue(&sr->bpf_irq_work);
+}
+
+/**
+ * seqring_bpf_ring_init - a new ring's part for BPF programs
+ * @sr: a ring being allocated
+ *
+ * Return: 0 or -ENOMEM (charged to the caller's memory cgroup).
+ */
+int seqring_bpf_ring_init(struct seqring *sr)
+{
+	init_irq_work(&sr->bpf_irq_work, seqring_bpf_put_irq_work);
+	INIT_WORK(&sr->bpf_put_work, seqring_bpf_put_work);
+	INIT_LIST_HEAD(&sr->bpf_node);
+	return percpu_ref_init(&sr->bpf_ref, seqring_bpf_release, 0,
+			       GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * seqring_bpf_ring_exit - undo seqring_bpf_ring_init()
+ * @sr: a ring being freed: off the list, released by every program
+ */
+void seqring_bpf_ring_exit(struct seqring *sr)
+{
+	percpu_ref_exit(&sr->bpf_ref);
 }
 
 /**
@@ -130,24 +167,12 @@ static void seqring_bpf_unuse(struct seqring *sr)
  */
 void seqring_bpf_add(struct seqring *sr)
 {
-	init_irq_work(&sr->bpf_irq_work, seqring_bpf_put_irq_work);
-	INIT_WORK(&sr->bpf_put_work, seqring_bpf_put_work);
-	INIT_LIST_HEAD(&sr->bpf_node);
 	if (sr->ring.frozen)
 		return;
 	kref_get(&sr->ref);
-	atomic_set(&sr->bpf_users, 1);
 	mutex_lock(&seqring_bpf_lock);
 	list_add_tail_rcu(&sr->bpf_node, &seqring_bpf_rings);
 	mutex_unlock(&seqring_bpf_lock);
-}
-
-static void seqring_bpf_unlisted(struct rcu_head *rcu)
-{
-	struct seqring *sr = container_of(rcu, struct seqring, bpf_rcu);
-
-	/* No get can find it now; programs that hold it drop the rest. */
-	seqring_bpf_unuse(sr);
 }
 
 /**
@@ -166,8 +191,9 @@ void seqring_bpf_del(struct seqring *sr)
 	if (listed)
 		list_del_rcu(&sr->bpf_node);
 	mutex_unlock(&seqring_bpf_lock);
+	/* Gets fail from now on; the last put after a grace period releases. */
 	if (listed)
-		call_rcu(&sr->bpf_rcu, seqring_bpf_unlisted);
+		percpu_ref_kill(&sr->bpf_ref);
 }
 
 static int seqring_bpf_stats_show(struct seq_file *m, void *v)
@@ -177,6 +203,7 @@ static int seqring_bpf_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "bad_label: %lld\n",
 		   atomic64_read(&seqring_bpf_bad_label));
 	seq_printf(m, "refused: %lld\n", atomic64_read(&seqring_bpf_refused));
+	seq_printf(m, "in_nmi: %lld\n", atomic64_read(&seqring_bpf_in_nmi));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(seqring_bpf_stats);
@@ -208,15 +235,16 @@ static int seqring_bpf_str(char *dst, size_t len, const char *src, u32 sz)
 __bpf_kfunc struct seqring *seqring_bpf_ring_get(const char *name,
 						 u32 name__sz)
 {
-	char want[SEQRING_NAME_MAX + 1];
+	size_t n = name ? strnlen(name, min_t(u32, name__sz, SEQRING_NAME_MAX + 1)) : 0;
 	struct seqring *sr, *found = NULL;
 
-	if (seqring_bpf_str(want, sizeof(want), name, name__sz))
+	/* Compared where it is: a copy of it cost as much as the walk. */
+	if (n > SEQRING_NAME_MAX)
 		goto none;
 	rcu_read_lock();
 	list_for_each_entry_rcu(sr, &seqring_bpf_rings, bpf_node) {
-		if (!strcmp(sr->name, want)) {
-			if (atomic_inc_not_zero(&sr->bpf_users))
+		if (!sr->name[n] && !memcmp(sr->name, name, n)) {
+			if (percpu_ref_tryget_live_rcu(&sr->bpf_ref))
 				found = sr;
 			break;
 		}
@@ -237,7 +265,7 @@ none:
  */
 __bpf_kfunc void seqring_bpf_ring_put(struct seqring *sr)
 {
-	seqring_bpf_unuse(sr);
+	percpu_ref_put(&sr->bpf_ref);
 }
 
 /**
@@ -266,6 +294,8 @@ __bpf_kfunc int seqring_bpf_push(struct seqring *sr, u32 channel, s64 value,
 		return -EINVAL;
 	}
 	/* Any context, NMI included (perf_event programs on a PMU). */
+	if (in_nmi())
+		atomic64_inc(&seqring_bpf_in_nmi);
 	ret = seqring_push(sr, channel, value, l);
 	if (ret)
 		atomic64_inc(&seqring_bpf_refused);
@@ -474,7 +504,7 @@ void seqring_bpf_exit(void)
 		seqring_destroy(made->sr);
 		kfree(made);
 	}
-	/* seqring_bpf_unlisted() callbacks, then the drops they queue. */
+	/* The kills' switches after a grace period, then the drops queued. */
 	rcu_barrier();
 	wait_var_event(&seqring_bpf_pending, !atomic_read(&seqring_bpf_pending));
 	destroy_workqueue(seqring_bpf_wq);

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/percpu-refcount.h>
 #include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/rcupdate.h>
@@ -233,10 +234,10 @@ struct seqring_ring {
  * @dying: set when the ring is destroyed (or the module goes); walks in
  *	progress end at once, stream readers get -ENODEV
  * @bpf_node: entry in the list of rings BPF programs find by name (bpf.c)
- * @bpf_users: BPF programs that hold the ring, plus 1 while it is listed;
- *	the last drop puts the list's reference, through @bpf_irq_work (a
- *	program may run in an NMI) and @bpf_put_work
- * @bpf_rcu: drops the listing's 1 once no lookup can see the ring
+ * @bpf_ref: BPF programs that hold the ring (a per-CPU count while it is
+ *	listed), and the list; killed when it goes off the list, and its
+ *	release puts the list's reference, through @bpf_irq_work (a program
+ *	may run in an NMI) and @bpf_put_work
  * @bpf_irq_work: queues @bpf_put_work
  * @bpf_put_work: drops the reference the list held
  */
@@ -254,8 +255,7 @@ struct seqring {
 	bool ready;
 	bool dying;
 	struct list_head bpf_node;
-	atomic_t bpf_users;
-	struct rcu_head bpf_rcu;
+	struct percpu_ref bpf_ref;
 	struct irq_work bpf_irq_work;
 	struct work_struct bpf_put_work;
 };
@@ -363,6 +363,8 @@ void seqring_debugfs_exit(struct seqring *sr);
 /* bpf.c: BPF programs push into rings */
 int seqring_bpf_init(void);
 void seqring_bpf_exit(void);
+int seqring_bpf_ring_init(struct seqring *sr);
+void seqring_bpf_ring_exit(struct seqring *sr);
 void seqring_bpf_add(struct seqring *sr);
 void seqring_bpf_del(struct seqring *sr);
 void seqring_bpf_debugfs(struct dentry *dir);

@@ -299,6 +299,18 @@ check_unload() {
 	check "$1" unload_seqring
 }
 
+# unload_seqring_bpf: unload once no BPF program holds the module any
+# more: the kernel drops a program's module reference after the program
+# is freed, asynchronously (6.12 still held it when rmmod came right after
+# the program's process ended), so up to 10 s.
+unload_seqring_bpf() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		unload_seqring 2>/dev/null && return 0
+		sleep 1
+	done
+	return 1
+}
+
 # ring_files NAME: set RDEV, RSYS and RDBG to the device, sysfs and debugfs
 # directories of the ring NAME a module created (seqring_create()), as DEV,
 # SYSFS and DEBUGFS are the default ring's; mount debugfs if it is not.
@@ -579,9 +591,7 @@ journal_entries() {
 # samples/mmap-consumer.c are not the module's.
 dkms_sources() {
 	printf '%s\n' dkms.conf Kbuild VERSION KERNEL_MIN samples/Kbuild \
-		include/uapi/linux/seqring.h include/linux/seqring.h \
-		include/bpf/seqring.bpf.h samples/bpf/Makefile samples/bpf/wakeup.bpf.c \
-		samples/bpf/seqring-wakeup.c
+		include/uapi/linux/seqring.h include/linux/seqring.h
 	ls driver/*.[ch] samples/*.[ch] | grep -v '\.mod\.c$\|/mmap-consumer\.c$'
 }
 

@@ -5,6 +5,8 @@
  *   seqring-wakeup [CAPACITY]     (root; Ctrl-C ends it)
  *   seqringctl -d /dev/seqring-wakeup watch
  *
+ * (man 8 seqring-wakeup)
+ *
  * Loads wakeup.bpf.c (its skeleton, wakeup.skel.h, made by bpftool),
  * creates the ring "wakeup" (default 4096 readings) with a syscall program,
  * attaches the two scheduler programs, and waits for SIGINT or SIGTERM;
@@ -13,6 +15,7 @@
  * command name. Needs seqring.ko with BTF (README, "From a BPF program").
  */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,16 +49,41 @@ static int run(struct bpf_program *prog, struct ring_args *a)
 	return bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
 }
 
+static void print_usage(FILE *f)
+{
+	fprintf(f, "usage: seqring-wakeup [CAPACITY]\n"
+		"Pushes every task's wake-up latency (ns; channel: the CPU, label:\n"
+		"its command) into the ring wakeup, /dev/seqring-wakeup, of CAPACITY\n"
+		"readings (4096), from a BPF program, until SIGINT or SIGTERM.\n");
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct ring_args a = { .capacity = 4096 };
 	struct wakeup_bpf *skel;
-	int ret = 1;
+	char *end;
+	int ret = 1, c;
 
-	if (argc == 2)
-		a.capacity = strtoul(argv[1], NULL, 0);
-	if (argc > 2 || !a.capacity) {
-		fprintf(stderr, "usage: %s [CAPACITY]\n", argv[0]);
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c != 'h') {
+			print_usage(stderr);
+			return 2;
+		}
+		print_usage(stdout);
+		return 0;
+	}
+	if (optind + 1 == argc) {
+		errno = 0;
+		a.capacity = strtoul(argv[optind], &end, 0);
+		if (errno || *end || end == argv[optind])
+			a.capacity = 0;
+	}
+	if (optind + 1 < argc || !a.capacity) {
+		print_usage(stderr);
 		return 2;
 	}
 	skel = wakeup_bpf__open_and_load();

@@ -14,7 +14,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../../include/bpf/seqring.bpf.h"
+#include "seqring.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -20,7 +20,9 @@
 #      beside amd64's. Then the modules with W=1 C=2 (a warning fails the
 #      kernel), and for "boot" and "packages" the tool, the test programs
 #      and the bench, static (in a bookworm root for a bullseye kernel:
-#      the test programs need glibc 2.32);
+#      the test programs need glibc 2.32), with the BPF ones (bpf_push,
+#      the sample seqring-wakeup): clang and bpftool in the root, ARCH's
+#      libbpf-dev, libelf-dev, zlib1g-dev and libzstd-dev unpacked;
 #   2b. packages ("packages" only): tests/arch/packages.sh builds the
 #      Debian packages natively in an emulated root of ARCH and SUITE
 #      (qemu-user), installs them there, DKMS building the modules for
@@ -231,6 +233,16 @@ for name in "${names[@]}"; do
 		*) pkgs+=("$p") ;;
 		esac
 	done
+	# The BPF test programs and sample (97-bpf): clang -target bpf and
+	# bpftool of the build machine, and ARCH's static libbpf and what it
+	# links (its -dev packages unpacked, as the headers: the cross
+	# compiler finds them in the multiarch directories).
+	case ${what[$name]} in
+	boot | packages)
+		pkgs+=(clang bpftool)
+		unpack+=(libbpf-dev libelf-dev zlib1g-dev libzstd-dev)
+		;;
+	esac
 	root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-arch.XXXXXX") && rmdir "$root"
 	if ! tests/roots/mkroot.sh "$s" "$root" "${pkgs[@]}" >"$dir/root.log" 2>&1 ||
 	   ! (cd "$dir" && ARCH=$a "$repo/$apt" "$s" apt-get -q download "${unpack[@]}" &&
@@ -301,8 +313,11 @@ for name in "${names[@]}"; do
 	fi
 	mkdir -p "$dir/progs"
 	find "$src/tests/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dir/progs/" \;
-	# The userspace sample is run by the tests as a test program.
+	# The userspace samples are run by the tests as test programs (the
+	# BPF one where it was built: clang, bpftool and ARCH's libbpf).
 	cp "$src/samples/mmap-consumer" "$dir/progs/"
+	[ ! -x "$src/samples/bpf/seqring-wakeup" ] ||
+		cp "$src/samples/bpf/seqring-wakeup" "$dir/progs/"
 	cp "$src/tools/seqringctl" "$dir/"
 	tests/roots/rmroot.sh "$root"
 	boot_ko=$dir boot_ctl=$dir/seqringctl boot_rules=$repo/udev-rules/60-seqring.rules

@@ -66,7 +66,8 @@ inroot_ok() {
 
 t0=$(date +%s)
 if ROOT_ARCH=$arch ROOT_EMULATED=1 tests/roots/mkroot.sh "$suite" "$root" \
-	build-essential debhelper dh-dkms "$hdr=$hver" >"$out/mkroot.log" 2>&1; then
+	build-essential debhelper dh-dkms clang bpftool libbpf-dev "$hdr=$hver" \
+	>"$out/mkroot.log" 2>&1; then
 	ok "a $suite root of $arch with $hdr, emulated ($(($(date +%s) - t0)) s)"
 else
 	not_ok "a $suite root of $arch with $hdr, emulated" "$(tail -n 20 "$out/mkroot.log")"
@@ -85,12 +86,12 @@ inroot_ok "dpkg-buildpackage -b on $arch ($version)" \
 	sh -c "cd $src && dpkg-buildpackage -us -uc -b"
 cp "$T/in.log" "$out/build.log"
 diag "built in $(($(date +%s) - t0)) s (log: $out/build.log)"
-debs="seqring-tools_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-dev_${version}_$arch.deb libseqring1_${version}_$arch.deb"
+debs="seqring-tools_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-dev_${version}_$arch.deb libseqring1_${version}_$arch.deb seqring-examples_${version}_$arch.deb"
 got=
 for d in $debs; do
 	[ -f "$root/build/$d" ] && got="$got $d"
 done
-is " $debs" "$got" "the packages are seqring-tools, seqring-dev and libseqring1 for $arch, and seqring-dkms"
+is " $debs" "$got" "the packages are seqring-tools, seqring-dev, libseqring1 and seqring-examples for $arch, and seqring-dkms"
 tools_deb=$root/build/seqring-tools_${version}_$arch.deb
 dpkg-deb --fsys-tarfile "$tools_deb" 2>/dev/null | tar -xOf - ./usr/bin/seqringctl >"$T/ctl" 2>/dev/null
 machine=$(readelf -h "$T/ctl" 2>/dev/null | sed -n 's/^ *Machine: *//p')

@@ -51,7 +51,13 @@
  *                   caller, the event enabled in tracefs); readings/s of
  *                   two kernel threads pushing into one ring on CPUs 0
  *                   and 1 against one thread, and as its control the
- *                   same for the trace event (per-CPU buffers)
+ *                   same for the trace event (per-CPU buffers); and ns
+ *                   per step of seqring_push() alone (clock read,
+ *                   cmpxchg, smp_mb(), interrupts off and on, division)
+ *   (bpf)           the BPF rows are tests/progs/bpf_push.c's (bench), which
+ *                   tests/bench/55-bpf.sh adds to the results: ns a
+ *                   tp_btf program adds to an event pushing a reading
+ *                   against writing it with bpf_ringbuf_output()
  *   memory N BEFORE bytes per reading from the driver's debugfs stats, and
  *                   the Slab and VmallocUsed deltas from the copy BEFORE
  *                   of /proc/meminfo (taken before insmod) to now
@@ -2169,6 +2175,43 @@ static bool kbench_event_enabled(void)
 }
 
 /*
+ * What the steps of seqring_push() cost alone on this machine (the module's
+ * "op" command): ns per clock read, fully ordered cmpxchg, smp_mb(),
+ * interrupts off and on, and division, less the empty loop's; for the
+ * profile of a push (doc/performance.md, "BPF programs"). No target.
+ */
+static void kapi_ops(int rounds)
+{
+	/* seqring_kbench.c's kbench_ops[], the empty loop first. */
+	enum { NOPS = 6 };
+	static const char * const ops[NOPS] = {
+		"loop", "clock", "cmpxchg", "mb", "irqsave", "div",
+	};
+	const unsigned long long n = quick ? 20000 : 100000;
+	double t[NOPS][MAX_ROUNDS], v[MAX_ROUNDS];
+	char cmd[64];
+	int r, k, i;
+
+	snprintf(cmd, sizeof(cmd), "op loop 1");
+	if (!kbench_try(cmd)) {
+		printf("# seqring_kbench.ko has no op command: the writer's steps not measured\n");
+		return;
+	}
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < NOPS; i++) {
+			k = (i + r) % NOPS;
+			snprintf(cmd, sizeof(cmd), "op %s %llu", ops[k], n);
+			t[k][r] = kbench_run(cmd);
+		}
+	}
+	for (k = 1; k < NOPS; k++) {
+		for (r = 0; r < rounds; r++)
+			v[r] = (t[k][r] - t[0][r]) / n;
+		record("kapi", "op", ops[k], "ns/op", v, rounds);
+	}
+}
+
+/*
  * seqring_push() from a kernel thread against the trace event of the same
  * fields (seqring_kbench.ko), both on CPU 0; and readings/s of two threads
  * pushing into one ring, on CPUs 0 and 1, against one. A round measures
@@ -2258,6 +2301,7 @@ static int cmd_kapi(void)
 	if (!skip[NMIPUSH])
 		record_ratio("kapi", "nmi_push/nmi_trace_event", "1", t[NMIPUSH],
 			     t[NMITRACE], rounds);
+	kapi_ops(rounds);
 	if (!two)
 		return 0;
 	for (r = 0; r < rounds; r++) {
@@ -3067,6 +3111,13 @@ static void derive_targets(void)
 	       0.95);
 	target("kapi NMI push / trace event from the same NMI", "1",
 	       find_row("kapi", "nmi_push/nmi_trace_event", "1"), true, 1.0);
+	/*
+	 * Issue 33's: what a BPF program adds to an event when it pushes,
+	 * against bpf_ringbuf_output() of the same record (tests/progs/
+	 * bpf_push.c bench, tests/bench/55-bpf.sh).
+	 */
+	target("bpf push / bpf_ringbuf_output", "1",
+	       find_row("bpf", "push/ringbuf_output", "1"), true, 1.0);
 	target("push p99, 10k idle open files / none", "10000",
 	       find_row("idlefiles", "p99(idle files)/p99(none)", "10000"),
 	       true, 1.2);

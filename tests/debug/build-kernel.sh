@@ -9,9 +9,12 @@
 # Module.symvers (so that `make modules KDIR=...` works).
 #
 # FLAVOUR is kasan (the default; `make check-debug`: KASAN, lockdep,
-# kmemleak, failslab) or kcsan (`make check-kcsan`): tests/kcsan.config on
-# top of tests/debug.config. KASAN and KCSAN exclude each other, so KCSAN
-# is a second kernel, cached like the first.
+# kmemleak, failslab), kcsan (`make check-kcsan`): tests/kcsan.config on
+# top of tests/debug.config, or bpf (`make check-debug-bpf`):
+# tests/debug-bpf.config on top of it (BPF, DWARF and BTF). KASAN and KCSAN
+# exclude each other, so KCSAN is a second kernel, cached like the first;
+# the BPF one is a third, so that its slower build (DWARF, BTF) is paid
+# only by those who run it, never by CI's debug kernel.
 #
 # The build lives in the cache outside the clone, so that a fresh clone (CI)
 # finds it: $SEQRING_CACHE/debug-kernel/HASH/ (SEQRING_CACHE defaults to
@@ -46,10 +49,11 @@ if [ "${1:-}" = --cached ]; then
 fi
 flavour=${1:-kasan}
 case $flavour in
-kasan) fragments=("$root/tests/debug.config") ;;
-kcsan) fragments=("$root/tests/debug.config" "$root/tests/kcsan.config") ;;
+kasan) fragments=("$root/tests/debug.config") target=debug-kernel ;;
+kcsan) fragments=("$root/tests/debug.config" "$root/tests/kcsan.config") target=kcsan-kernel ;;
+bpf) fragments=("$root/tests/debug.config" "$root/tests/debug-bpf.config") target=debug-bpf-kernel ;;
 *)
-	echo "usage: $0 [--cached] [kasan|kcsan]" >&2
+	echo "usage: $0 [--cached] [kasan|kcsan|bpf]" >&2
 	exit 2
 	;;
 esac
@@ -76,9 +80,12 @@ if [ "$cached_only" = 1 ] && ! dpkg-query -W linux-source-6.1 >/dev/null 2>&1; t
 	say "not built: linux-source-6.1 is not installed (make debug-kernel)"
 	exit 1
 fi
-# deps.sh prints its progress; keep stdout for the two assignments.
+# deps.sh prints its progress; keep stdout for the two assignments. BTF
+# (the bpf flavour) is made by pahole, of dwarves.
+extra=()
+[ "$flavour" != bpf ] || extra=(dwarves)
 [ "$cached_only" = 1 ] || "$root/tests/vm/deps.sh" linux-source-6.1 bc flex bison libelf-dev libssl-dev \
-	tar perl >&2 || die "cannot install the packages a kernel build needs"
+	tar perl "${extra[@]}" >&2 || die "cannot install the packages a kernel build needs"
 [ "$cached_only" = 1 ] || [ -f "$tarball" ] ||
 	die "linux-source-6.1 is installed but $tarball is missing"
 
@@ -123,9 +130,9 @@ if complete; then
 fi
 if [ "$cached_only" = 1 ]; then
 	if [ -d "$kdir" ]; then
-		say "not built yet: $kdir is incomplete (being built, or interrupted: make debug-kernel)"
+		say "not built yet: $kdir is incomplete (being built, or interrupted: make $target)"
 	else
-		say "not built: no $kdir (make debug-kernel)"
+		say "not built: no $kdir (make $target)"
 	fi
 	exit 1
 fi

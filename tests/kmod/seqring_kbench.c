@@ -18,6 +18,14 @@
  *                   the result is the nanoseconds the calls took inside
  *                   the NMIs, summed (-EOPNOTSUPP elsewhere)
  *   nmitrace N M    the same with the trace event, from the NMIs
+ *   op NAME N       N of one step of what seqring_push() does, alone, in
+ *                   this thread with preemption off: clock
+ *                   (ktime_get_real_fast_ns()), cmpxchg (a fully ordered
+ *                   atomic64_try_cmpxchg() that succeeds), mb (smp_mb()),
+ *                   irqsave (local_irq_save() and restore), div
+ *                   (div_u64_rem(), the slot's index), or loop (the loop
+ *                   alone): what the writer's parts cost on this machine
+ *                   (doc/performance.md, "BPF programs")
  *
  * The threads start together (each spins until all are on their CPU) and
  * the result is the time from the first one's start to the last one's
@@ -35,6 +43,7 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -279,6 +288,66 @@ static int kbench_measure(struct kbench_run *run, const unsigned int *cpus)
 	return 0;
 }
 
+/* The steps "op" times, by name. */
+static const char *const kbench_ops[] = {
+	"loop", "clock", "cmpxchg", "mb", "irqsave", "div",
+};
+
+/* @n of the step kbench_ops[@op], preemption off; the ns they took. */
+static int kbench_op(unsigned int op, u64 n)
+{
+	static atomic64_t word = ATOMIC64_INIT(0);
+	unsigned long flags;
+	u64 i, t0, sink = 0;
+	s64 old;
+	u32 rem;
+
+	preempt_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		switch (op) {
+		case 1:
+			sink += ktime_get_real_fast_ns();
+			break;
+		case 2:
+			old = atomic64_read(&word);
+			atomic64_try_cmpxchg(&word, &old, old + 1);
+			break;
+		case 3:
+			smp_mb();	/* the barrier measured, pairs with none */
+			break;
+		case 4:
+			local_irq_save(flags);
+			local_irq_restore(flags);
+			break;
+		case 5:
+			div_u64_rem(i, capacity, &rem);
+			sink += rem;
+			break;
+		}
+		/* Keeps the loop a loop, and its result used. */
+		barrier_data(&sink);
+	}
+	kbench_result = ktime_get_ns() - t0;
+	preempt_enable();
+	return 0;
+}
+
+/* "op NAME N": @buf is what follows "op". */
+static int kbench_op_command(char *buf)
+{
+	char *name = strsep(&buf, " \t\n"), *w = strsep(&buf, " \t\n");
+	unsigned int op;
+	u64 n;
+
+	if (!name || !w || kstrtou64(w, 0, &n) || !n)
+		return -EINVAL;
+	for (op = 0; op < ARRAY_SIZE(kbench_ops); op++)
+		if (!strcmp(name, kbench_ops[op]))
+			return kbench_op(op, n);
+	return -EINVAL;
+}
+
 static int kbench_command(char *buf)
 {
 	unsigned int cpus[KBENCH_THREADS_MAX];
@@ -297,6 +366,8 @@ static int kbench_command(char *buf)
 		run->mode = KBENCH_NMIPUSH;
 	else if (!strcmp(mode, "nmitrace"))
 		run->mode = KBENCH_NMITRACE;
+	else if (!strcmp(mode, "op"))
+		return kbench_op_command(buf);
 	else
 		return -EINVAL;
 	w = strsep(&buf, " \t\n");

@@ -8,7 +8,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 15
+plan 18
 
 version=$(cat VERSION)
 
@@ -33,6 +33,7 @@ expected="644 etc/modprobe.d/seqring.conf
 755 usr/local/bin/seqringctl
 644 usr/local/include/libseqring.h
 644 usr/local/include/linux/seqring.h
+644 usr/local/include/seqring/seqring.bpf.h
 644 usr/local/lib/libseqring.a
 777 usr/local/lib/libseqring.so
 777 usr/local/lib/libseqring.so.1
@@ -85,6 +86,7 @@ expected="644 etc/modprobe.d/seqring.conf
 755 usr/bin/seqringctl
 644 usr/include/libseqring.h
 644 usr/include/linux/seqring.h
+644 usr/include/seqring/seqring.bpf.h
 644 usr/lib/libseqring.a
 777 usr/lib/libseqring.so
 777 usr/lib/libseqring.so.1
@@ -100,6 +102,29 @@ is "$expected" "$(tree "$d")" \
 make -s uninstall DESTDIR="$d" PREFIX=/usr >/dev/null
 is "" "$(tree "$d")" "make uninstall PREFIX=/usr leaves no file behind"
 
+# --- the BPF sample ------------------------------------------------------------
+# install-examples: the program, its man page and its sources, which a
+# user builds against the header install-dev put beside them.
+d=$T/examples
+ex=usr/local/share/doc/seqring/examples/bpf
+make -s install-dev install-examples DESTDIR="$d" >"$T/ex.log" 2>&1
+is "755 usr/local/sbin/seqring-wakeup
+644 $ex/Makefile
+644 $ex/seqring-wakeup.c
+644 $ex/wakeup.bpf.c
+644 usr/local/share/man/man8/seqring-wakeup.8" "$(tree "$d" | grep -v ' usr/local/include/\| usr/local/lib/')" \
+	"install-examples: seqring-wakeup in sbin, its man page, its sources in share/doc/seqring/examples" ||
+	diag "$(tail -n 20 "$T/ex.log")"
+cp -r "$d/$ex" "$T/ex-build"
+make -C "$T/ex-build" SEQRING_BPF_INC="$d/usr/local/include/seqring/seqring.bpf.h" \
+	CFLAGS="-O2 -Wall -Wextra -Werror" >"$T/ex-build.log" 2>&1
+is "0 usage: seqring-wakeup [CAPACITY]" \
+	"$? $("$T/ex-build/seqring-wakeup" --help 2>&1 | head -n 1)" \
+	"the installed sources build against the installed seqring/seqring.bpf.h" ||
+	diag "$(tail -n 20 "$T/ex-build.log")"
+make -s uninstall DESTDIR="$d" >/dev/null
+is "" "$(tree "$d")" "make uninstall removes them too"
+
 # --- the DKMS sources ----------------------------------------------------------
 d=$T/dkms
 make -s install-dkms DESTDIR="$d" >/dev/null
@@ -107,7 +132,7 @@ src=usr/src/seqring-$version
 expected=$( (dkms_sources | sed "s|^|644 $src/|"
 	echo "755 $src/dkms-postbuild.sh"; echo "755 $src/module-btf.sh") | LC_ALL=C sort -k 2)
 is "$expected" "$(tree "$d")" \
-	"install-dkms: dkms.conf, dkms-postbuild.sh, module-btf.sh, Kbuild, VERSION, KERNEL_MIN, driver/, samples/, both headers"
+	"install-dkms: dkms.conf, dkms-postbuild.sh, module-btf.sh, Kbuild, VERSION, KERNEL_MIN, driver/, the module sample, both kernel headers"
 
 # The DKMS sources alone build the modules, as dkms will build them, and
 # leave the kernel API's symbols in Module.symvers for drivers built

@@ -9,7 +9,7 @@
 
 . "$SEQRING_TESTS/lib.sh"
 
-plan 14
+plan 16
 
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
@@ -18,9 +18,9 @@ out=build/deb
 make deb >"$T/deb.log" 2>&1
 rc=$?
 is 0 "$rc" "make deb" || diag "$(tail -n 30 "$T/deb.log")"
-is "libseqring1-dbgsym_${version}_$arch.deb libseqring1_${version}_$arch.deb python3-seqring_${version}_all.deb seqring-dev_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-tools-dbgsym_${version}_$arch.deb seqring-tools_${version}_$arch.deb" \
+is "libseqring1-dbgsym_${version}_$arch.deb libseqring1_${version}_$arch.deb python3-seqring_${version}_all.deb seqring-dev_${version}_$arch.deb seqring-dkms_${version}_all.deb seqring-examples-dbgsym_${version}_$arch.deb seqring-examples_${version}_$arch.deb seqring-tools-dbgsym_${version}_$arch.deb seqring-tools_${version}_$arch.deb" \
 	"$(cd $out 2>/dev/null && ls ./*.deb | sed 's|^\./||' | LC_ALL=C sort | words)" \
-	"build/deb/ has libseqring1, python3-seqring, seqring-dev, seqring-dkms, seqring-tools and debug symbols"
+	"build/deb/ has libseqring1, python3-seqring, seqring-dev, seqring-dkms, seqring-examples, seqring-tools and debug symbols"
 
 tags=$(lintian --pedantic --display-info --tag-display-limit 0 \
 	"$out/seqring_${version}_$arch.changes" 2>&1 | grep -v 'running with root privileges')
@@ -49,10 +49,11 @@ is "$version" "$(dpkg-deb --fsys-tarfile "$out/seqring-dkms_${version}_all.deb" 
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 is "-rw-r--r-- usr/include/libseqring.h
 -rw-r--r-- usr/include/linux/seqring.h
+-rw-r--r-- usr/include/seqring/seqring.bpf.h
 -rw-r--r-- usr/lib/$ma/libseqring.a
 lrwxrwxrwx usr/lib/$ma/libseqring.so
 -rw-r--r-- usr/lib/$ma/pkgconfig/seqring.pc" "$(contents seqring-dev_${version}_$arch.deb)" \
-	"seqring-dev: the headers, the library's link and archive, seqring.pc"
+	"seqring-dev: the headers (the BPF kfuncs' too), the library's link and archive, seqring.pc"
 is "-rw-r--r-- usr/lib/$ma/libseqring.so.1 -rw-r--r-- usr/lib/$ma/libseqring.so.1.1.0" \
 	"$(contents libseqring1_${version}_$arch.deb | sed 's/^l[^ ]*/-rw-r--r--/' | words)" \
 	"libseqring1: the shared library and its soname link"
@@ -84,6 +85,20 @@ expected="-rw-r--r-- lib/systemd/system/seqring-journal.service
 -rw-r--r-- usr/share/man/man4/seqring.4.gz"
 is "$expected" "$(contents seqring-tools_${version}_$arch.deb)" \
 	"seqring-tools: tool, man pages, rule, sysusers.d, units, completion"
+
+# The examples' sources are in usr/share/doc/seqring-examples/examples.
+ex=usr/share/doc/seqring-examples/examples/bpf
+is "-rwxr-xr-x usr/sbin/seqring-wakeup
+-rw-r--r-- $ex/Makefile
+-rw-r--r-- $ex/seqring-wakeup.c
+-rw-r--r-- $ex/wakeup.bpf.c
+-rw-r--r-- usr/share/man/man8/seqring-wakeup.8.gz" \
+	"$(dpkg-deb --fsys-tarfile "$out/seqring-examples_${version}_$arch.deb" | tar -tv |
+		awk '$1 !~ /^d/ { sub(/^\.\//, "", $6); print $1, $6 }' |
+		grep -v ' usr/share/doc/seqring-examples/[^e]' | LC_ALL=C sort -k 2)" \
+	"seqring-examples: seqring-wakeup, its man page, its sources (uncompressed) and Makefile"
+like "$(field seqring-examples_${version}_$arch.deb Depends)" '(^|, )libbpf1( |,|$)' \
+	"seqring-examples depends on libbpf1 (shlibs)"
 
 like "$(field seqring-dkms_${version}_all.deb Depends)" '(^|, )dkms( |,|$)' \
 	"seqring-dkms depends on dkms"
