@@ -48,13 +48,8 @@ __seqring_alloc(const char *name,
 	ret = init(sr, arg);
 	if (ret)
 		goto err_free;
-	ret = seqring_bpf_ring_init(sr);
-	if (ret)
-		goto err_ring;
 	return sr;
 
-err_ring:
-	seqring_ring_destroy(&sr->ring);
 err_free:
 	mutex_destroy(&sr->clients_lock);
 	kfree(sr);
@@ -115,7 +110,6 @@ static void seqring_free(struct kref *ref)
 {
 	struct seqring *sr = container_of(ref, struct seqring, ref);
 
-	seqring_bpf_ring_exit(sr);
 	seqring_ring_destroy(&sr->ring);
 	mutex_destroy(&sr->clients_lock);
 	kfree(sr);

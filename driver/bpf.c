@@ -20,21 +20,13 @@
  * use after free. Looking the name up on every run costs a walk of a short
  * list under RCU and a per-CPU count on the ring, no lock, no atomic.
  *
- * Lifetime: every ring with files (but a frozen .prev) is on an RCU list
- * here, holding one reference to the ring and the initial one of its
- * bpf_ref, a percpu_ref: seqring_bpf_ring_get() takes it with
- * percpu_ref_tryget_live() and seqring_bpf_ring_put() gives it back, an
- * increment and a decrement of this CPU's count (a program runs on one
- * CPU, migration off, from its get to its put), safe in an NMI: one that
- * lands inside another context's increment gives back all it took before
- * that one goes on. The destroy takes the ring off the list and kills
- * bpf_ref, which from then on refuses gets, sums the counts after a grace
- * period (gets in progress may still look at the ring) and, once the last
- * program gave the ring back, calls its release, which drops the list's
- * reference from a work item: never in the program's context, which may
- * be an NMI. Programs that call these kfuncs pin the module (the verifier
- * holds a reference to the module of every kfunc a loaded program
- * calls), so rmmod waits for them to go.
+ * Lifetime: a handle is a reference to the ring's bpf_ref, a percpu_ref
+ * (bpf_rings.c has the list of rings by name and how a destroyed ring's
+ * memory outlives the programs that hold it): an increment and a
+ * decrement of this CPU's count (a program runs on one CPU, migration off,
+ * from its get to its put), safe in an NMI. Programs that call these
+ * kfuncs pin the module (the verifier holds a reference to the module of
+ * every kfunc a loaded program calls), so rmmod waits for them to go.
  *
  * Which program types may call them depends on the kernel (README, "From a
  * BPF program"): it is the kernel's kfunc hooks that decide, so the set is
@@ -47,19 +39,15 @@
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
-#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/preempt.h>
-#include <linux/rculist.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/wait_bit.h>
-#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "seqring.h"
@@ -70,18 +58,9 @@
 #include <linux/btf_ids.h>
 #endif
 
-/* The rings programs can find, by name; changed under seqring_bpf_lock. */
-static LIST_HEAD(seqring_bpf_rings);
 /* Rings seqring_bpf_create() made, which its destroy and exit remove. */
 static LIST_HEAD(seqring_bpf_made);
-static DEFINE_MUTEX(seqring_bpf_lock);	/* protects both lists' changes */
-
-/*
- * Drops the list's reference of rings no program holds any more; pending
- * counts the drops queued and not done, which the unload waits for.
- */
-static struct workqueue_struct *seqring_bpf_wq;
-static atomic_t seqring_bpf_pending = ATOMIC_INIT(0);
+static DEFINE_MUTEX(seqring_bpf_lock);	/* protects its changes */
 
 /*
  * Pushes that could not happen, never silent (debugfs seqring/bpf):
@@ -106,95 +85,6 @@ struct seqring_bpf_made {
 	struct list_head node;
 	struct seqring *sr;
 };
-
-static void seqring_bpf_put_work(struct work_struct *work)
-{
-	struct seqring *sr = container_of(work, struct seqring, bpf_put_work);
-
-	/* The irq_work that queued this may still be finishing. */
-	irq_work_sync(&sr->bpf_irq_work);
-	seqring_put(sr);
-	if (atomic_dec_and_test(&seqring_bpf_pending))
-		wake_up_var(&seqring_bpf_pending);
-}
-
-static void seqring_bpf_put_irq_work(struct irq_work *work)
-{
-	struct seqring *sr = container_of(work, struct seqring, bpf_irq_work);
-
-	queue_work(seqring_bpf_wq, &sr->bpf_put_work);
-}
-
-/* No program holds the ring any more, and it is off the list: any context. */
-static void seqring_bpf_release(struct percpu_ref *ref)
-{
-	struct seqring *sr = container_of(ref, struct seqring, bpf_ref);
-
-	atomic_inc(&seqring_bpf_pending);
-	irq_work_queue(&sr->bpf_irq_work);
-}
-
-/**
- * seqring_bpf_ring_init - a new ring's part for BPF programs
- * @sr: a ring being allocated
- *
- * Return: 0 or -ENOMEM (charged to the caller's memory cgroup).
- */
-int seqring_bpf_ring_init(struct seqring *sr)
-{
-	init_irq_work(&sr->bpf_irq_work, seqring_bpf_put_irq_work);
-	INIT_WORK(&sr->bpf_put_work, seqring_bpf_put_work);
-	INIT_LIST_HEAD(&sr->bpf_node);
-	return percpu_ref_init(&sr->bpf_ref, seqring_bpf_release, 0,
-			       GFP_KERNEL_ACCOUNT);
-}
-
-/**
- * seqring_bpf_ring_exit - undo seqring_bpf_ring_init()
- * @sr: a ring being freed: off the list, released by every program
- */
-void seqring_bpf_ring_exit(struct seqring *sr)
-{
-	percpu_ref_exit(&sr->bpf_ref);
-}
-
-/**
- * seqring_bpf_add - let BPF programs find a ring by its name
- * @sr: a ring that just got its files
- *
- * The default ring goes by the empty name; the previous boot's (frozen)
- * ring is not offered: nobody pushes there.
- */
-void seqring_bpf_add(struct seqring *sr)
-{
-	if (sr->ring.frozen)
-		return;
-	kref_get(&sr->ref);
-	mutex_lock(&seqring_bpf_lock);
-	list_add_tail_rcu(&sr->bpf_node, &seqring_bpf_rings);
-	mutex_unlock(&seqring_bpf_lock);
-}
-
-/**
- * seqring_bpf_del - programs find the ring no more
- * @sr: a ring given to seqring_bpf_add()
- *
- * Never waits: programs that hold the ring keep its memory, and their
- * pushes are refused (counted) once the ring is killed.
- */
-void seqring_bpf_del(struct seqring *sr)
-{
-	bool listed;
-
-	mutex_lock(&seqring_bpf_lock);
-	listed = !list_empty(&sr->bpf_node);
-	if (listed)
-		list_del_rcu(&sr->bpf_node);
-	mutex_unlock(&seqring_bpf_lock);
-	/* Gets fail from now on; the last put after a grace period releases. */
-	if (listed)
-		percpu_ref_kill(&sr->bpf_ref);
-}
 
 static int seqring_bpf_stats_show(struct seq_file *m, void *v)
 {
@@ -236,25 +126,13 @@ __bpf_kfunc struct seqring *seqring_bpf_ring_get(const char *name,
 						 u32 name__sz)
 {
 	size_t n = name ? strnlen(name, min_t(u32, name__sz, SEQRING_NAME_MAX + 1)) : 0;
-	struct seqring *sr, *found = NULL;
+	struct seqring *sr = NULL;
 
-	/* Compared where it is: a copy of it cost as much as the walk. */
-	if (n > SEQRING_NAME_MAX)
-		goto none;
-	rcu_read_lock();
-	list_for_each_entry_rcu(sr, &seqring_bpf_rings, bpf_node) {
-		if (!sr->name[n] && !memcmp(sr->name, name, n)) {
-			if (percpu_ref_tryget_live_rcu(&sr->bpf_ref))
-				found = sr;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	if (found)
-		return found;
-none:
-	atomic64_inc(&seqring_bpf_no_ring);
-	return NULL;
+	if (n <= SEQRING_NAME_MAX)
+		sr = seqring_bpf_find(name, n);
+	if (!sr)
+		atomic64_inc(&seqring_bpf_no_ring);
+	return sr;
 }
 
 /**
@@ -463,10 +341,9 @@ int seqring_bpf_init(void)
 {
 	int ret;
 
-	/* Unbound: it only drops references (7.x warns without a kind). */
-	seqring_bpf_wq = alloc_workqueue("seqring_bpf", WQ_UNBOUND, 0);
-	if (!seqring_bpf_wq)
-		return -ENOMEM;
+	ret = seqring_bpf_rings_init();
+	if (ret)
+		return ret;
 	ret = seqring_bpf_register();
 	if (ret)
 		pr_warn("BPF kfuncs not registered (%d): BPF programs cannot push\n",
@@ -504,8 +381,5 @@ void seqring_bpf_exit(void)
 		seqring_destroy(made->sr);
 		kfree(made);
 	}
-	/* The kills' switches after a grace period, then the drops queued. */
-	rcu_barrier();
-	wait_var_event(&seqring_bpf_pending, !atomic_read(&seqring_bpf_pending));
-	destroy_workqueue(seqring_bpf_wq);
+	seqring_bpf_rings_exit();
 }

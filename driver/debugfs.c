@@ -82,9 +82,6 @@ void seqring_debugfs_init(struct seqring *sr)
 	debugfs_create_file("stats", 0444, dir, sr, &seqring_stats_fops);
 	debugfs_create_file("clients", 0400, dir, sr, &seqring_clients_fops);
 	debugfs_create_file("publish", 0444, dir, sr, &seqring_publish_fops);
-	/* The module's BPF counters, beside the default ring's files. */
-	if (!strcmp(sr->devname, SEQRING_NAME))
-		seqring_bpf_debugfs(dir);
 }
 
 /**

@@ -85,6 +85,9 @@ static int __init seqring_init(void)
 	if (ret)
 		goto err_remove_proc;
 
+	/* The module's BPF counters, beside the default ring's files. */
+	seqring_bpf_debugfs(sr->debugfs_dir);
+
 	kernel_param_lock(THIS_MODULE);
 	seqring_dev = sr;
 	kernel_param_unlock(THIS_MODULE);

@@ -49,6 +49,9 @@ int seqring_register(struct seqring *sr)
 	struct seqring *other;
 	int ret;
 
+	ret = seqring_bpf_prepare(sr);
+	if (ret)
+		return ret;
 	mutex_lock(&seqring_rings_lock);
 	list_for_each_entry(other, &seqring_rings, node) {
 		if (!strcmp(other->name, sr->name)) {
@@ -66,7 +69,9 @@ int seqring_register(struct seqring *sr)
 unlock:
 	mutex_unlock(&seqring_rings_lock);
 	/* Programs find it once it has its files. */
-	if (!ret)
+	if (ret)
+		seqring_bpf_unprepare(sr);
+	else
 		seqring_bpf_add(sr);
 	return ret;
 }

@@ -363,12 +363,18 @@ void seqring_debugfs_exit(struct seqring *sr);
 /* bpf.c: BPF programs push into rings */
 int seqring_bpf_init(void);
 void seqring_bpf_exit(void);
-int seqring_bpf_ring_init(struct seqring *sr);
-void seqring_bpf_ring_exit(struct seqring *sr);
+void seqring_bpf_debugfs(struct dentry *dir);
+
+/* bpf_rings.c: the rings BPF programs find, and their handles' lives */
+int seqring_bpf_rings_init(void);
+void seqring_bpf_rings_exit(void);
+int seqring_bpf_prepare(struct seqring *sr);
+void seqring_bpf_unprepare(struct seqring *sr);
 void seqring_bpf_add(struct seqring *sr);
 void seqring_bpf_del(struct seqring *sr);
-void seqring_bpf_debugfs(struct dentry *dir);
-/* The kfuncs, which BPF programs call (include/bpf/seqring.bpf.h). */
+struct seqring *seqring_bpf_find(const char *name, size_t n);
+
+/* bpf.c: the kfuncs, which BPF programs call (include/bpf/seqring.bpf.h). */
 struct seqring *seqring_bpf_ring_get(const char *name, u32 name__sz);
 void seqring_bpf_ring_put(struct seqring *sr);
 int seqring_bpf_push(struct seqring *sr, u32 channel, s64 value,
