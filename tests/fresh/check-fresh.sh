@@ -138,14 +138,21 @@ run() {
 # $SEQRING_CACHE/fresh-debs and put in the root's archive beforehand: apt
 # still installs every one of them, as on a user's machine, but does not
 # fetch again what it fetched last time (a third of the tier's time).
+# A lock keeps two runs from reading it while the other replaces it.
 debs=${SEQRING_CACHE:-/var/cache/seqring}/fresh-debs
 mkdir -p "$debs"
-cp -n "$debs"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
+(
+	flock 8
+	cp -n "$debs"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
+) 8>"$debs.lock"
 run demo
 # What this run's apt kept, and nothing older.
 if compgen -G "$root/var/cache/apt/archives/*.deb" >/dev/null; then
-	rm -f "$debs"/*.deb
-	cp "$root"/var/cache/apt/archives/*.deb "$debs/"
+	(
+		flock 8
+		rm -f "$debs"/*.deb
+		cp "$root"/var/cache/apt/archives/*.deb "$debs/"
+	) 8>"$debs.lock"
 fi
 run check
 echo "# check-fresh took $(($(date +%s) - start))s"
