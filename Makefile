@@ -261,7 +261,7 @@ shell: deps-shell
 # make shell, driven through a pseudo-terminal (tests/shell/check-shell.sh).
 check-shell: deps-shell
 	$(MAKE) all WERROR=1
-	KERNEL=$(KERNEL) tests/shell/check-shell.sh
+	KERNEL=$(KERNEL) tests/shell/check-shell.sh | awk -f tests/tap-summary.awk
 
 # The exporters' other ends, Debian's: prometheus-node-exporter and
 # prometheus (tests/fleet/10-prometheus.sh), systemd-journal-upload and

@@ -11,9 +11,11 @@
  * a terminating NUL (the driver must refuse it). With -b the readings go in
  * PUSH_BATCH calls of at most SEQRING_BATCH_MAX, else one PUSH each. With
  * -R it pushes the same N readings again and again until killed, with
- * nothing but the ioctls in its loop: a producer as fast as the driver;
- * ENOBUFS (no free slot: counted lost by the driver) does not stop it.
- * Prints nothing on success; exits 1 with the errno name on failure.
+ * nothing but the ioctls in its loop: a producer as fast as the driver.
+ * ENOBUFS (no free slot, in a ring smaller than what is pushed at once:
+ * counted lost by the driver) does not stop it; without -R, how many
+ * readings it was refused for is said on stderr at the end. Prints nothing
+ * else on success; exits 1 with the errno name on failure.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -47,7 +49,7 @@ int main(int argc, char **argv)
 {
 	struct seqring_reading tmpl = { 0 }, *r;
 	const char *dev = "/dev/seqring";
-	unsigned long long n, i, done;
+	unsigned long long n, i, done, nobufs = 0;
 	const char *label = "";
 	long long first = 1;
 	bool batch = false, repeat = false;
@@ -107,9 +109,10 @@ int main(int argc, char **argv)
 		 * slot (a ring smaller than what is pushed at once): the
 		 * driver counts those readings lost.
 		 */
-		if (ret && repeat && errno == ENOBUFS) {
+		if (ret && errno == ENOBUFS) {
+			nobufs += k;
 			done += k;
-			if (done == n)
+			if (repeat && done == n)
 				done = 0;
 			continue;
 		}
@@ -125,5 +128,8 @@ int main(int argc, char **argv)
 	}
 	free(r);
 	close(fd);
+	if (nobufs)
+		fprintf(stderr, "push_n: %llu of %llu readings: no free slot (ENOBUFS, lost)\n",
+			nobufs, n);
 	return 0;
 }
