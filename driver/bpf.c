@@ -58,9 +58,11 @@
 #include <linux/btf_ids.h>
 #endif
 
-/* Rings seqring_bpf_create() made, which its destroy and exit remove. */
+/*
+ * Rings seqring_bpf_create() made, which its destroy and exit remove;
+ * changed under seqring_bpf_lock (the exit alone needs none).
+ */
 static LIST_HEAD(seqring_bpf_made);
-static DEFINE_MUTEX(seqring_bpf_lock);	/* protects its changes */
 
 /*
  * Pushes that could not happen, never silent (debugfs seqring/bpf):
@@ -99,6 +101,8 @@ static int seqring_bpf_stats_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(seqring_bpf_stats);
 
 #ifdef SEQRING_HAVE_KFUNCS
+
+static DEFINE_MUTEX(seqring_bpf_lock);
 
 /* A name or label of @sz bytes, up to a NUL, into @dst of @len bytes. */
 static int seqring_bpf_str(char *dst, size_t len, const char *src, u32 sz)
