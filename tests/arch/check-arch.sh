@@ -236,9 +236,12 @@ for name in "${names[@]}"; do
 	# The BPF test programs and sample (97-bpf): clang -target bpf and
 	# bpftool of the build machine, and ARCH's static libbpf and what it
 	# links (its -dev packages unpacked, as the headers: the cross
-	# compiler finds them in the multiarch directories).
-	case ${what[$name]} in
-	boot | packages)
+	# compiler finds them in the multiarch directories). Not in
+	# bullseye's root: there the programs are built in a bookworm root
+	# (below), and 5.10 has no module kfuncs for them to call.
+	case ${what[$name]}/$s in
+	*/bullseye) ;;
+	boot/* | packages/*)
 		pkgs+=(clang bpftool)
 		unpack+=(libbpf-dev libelf-dev zlib1g-dev libzstd-dev)
 		;;
