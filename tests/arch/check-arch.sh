@@ -17,21 +17,25 @@
 #      part and the amd64 linux-kbuild, which is Multi-Arch: foreign); the
 #      ARCH headers package itself is unpacked into the root, not
 #      installed, because it depends on gcc-N of ARCH, which cannot sit
-#      beside amd64's. Then the modules with W=1 C=2 (a warning fails the
-#      kernel), and for "boot" and "packages" the tool, the test programs
-#      and the bench, static (in a bookworm root for a bullseye kernel:
-#      the test programs need glibc 2.32), with the BPF ones (bpf_push,
-#      the sample seqring-wakeup): clang and bpftool in the root, ARCH's
-#      libbpf-dev, libelf-dev, zlib1g-dev and libzstd-dev unpacked;
+#      beside amd64's; for "boot" and "packages" (not 5.10) dwarves too.
+#      Then the modules with W=1 C=2 (a warning fails the kernel), and
+#      their BTF over the kernel's, out of its image (step 3, made
+#      first), with a resolve_btfids where the kbuild has none (6.1);
+#      and for "boot" and "packages" the tool, the test programs and the
+#      bench, static, in a bookworm root whatever the kernel's suite
+#      (the guest's libraries are bookworm's), with the BPF ones
+#      (bpf_push, the sample seqring-wakeup): clang and bpftool in the
+#      root, ARCH's libbpf-dev, libelf-dev, zlib1g-dev and libzstd-dev
+#      of bookworm unpacked;
 #   2b. packages ("packages" only): tests/arch/packages.sh builds the
 #      Debian packages natively in an emulated root of ARCH and SUITE
 #      (qemu-user), installs them there, DKMS building the modules for
 #      the kernel, and purges them (TAP, merged);
-#   3. image ("boot", "packages"): linux-image-KVER of ARCH downloaded and
-#      unpacked, never installed: the kernel and the virtio modules the
-#      harness needs (the TAP stream goes to a virtio console, the crash
-#      tier's state to a virtio disk) with those they depend on, kept in
-#      $SEQRING_CACHE/kernels/KVER_VERSION/;
+#   3. image ("boot", "packages"; made before step 2): linux-image-KVER
+#      of ARCH downloaded and unpacked, never installed: the kernel and
+#      the virtio modules the harness needs (the TAP stream goes to a
+#      virtio console, the crash tier's state to a virtio disk) with
+#      those they depend on, kept in $SEQRING_CACHE/kernels/KVER_VERSION/;
 #   4. boot ("boot", "packages"): tests/vm/run.sh check with VM_ARCH, the
 #      initramfs taking busybox, kmod, udevadm and the programs of
 #      tests/check/binaries.txt (jq, journald, python3) from an unpacked root of
@@ -156,6 +160,52 @@ crash)
 *) echo "check-arch: ARCH_TIER is check, bench or crash, not '$tier'" >&2; exit 2 ;;
 esac
 
+# fetch_image NAME: the kernel and the modules of the virtio console and of
+# the crash tier's state disk (virtio_blk; loaded by every tier, it
+# finds no disk but there), with the modules they need (5.10 has
+# virtio and virtio_ring as modules; 6.12 has the console built in),
+# in the order to load them: early/order. early/wanted names the
+# modules asked for: an entry cached with another set (or before
+# those files existed) is fetched again. Uses k, v, img, a, s and dir
+# of the loop below; 1 (the kernel failed) when the download failed.
+fetch_image() {
+	local name=$1 dl early_set
+	early_set="virtio_mmio virtio_console virtio_blk"
+	if [ ! -s "$img/vmlinuz-$k" ] || [ ! -f "$img/early/order" ] ||
+	   [ "$(cat "$img/early/wanted" 2>/dev/null)" != "$early_set" ]; then
+		dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX")
+		if ! (
+			cd "$dl" || exit 1
+			ARCH=$a "$repo/$apt" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
+			deb=$(ls linux-image-*.deb)
+			# sid: linux-image-KVER depends on linux-binary-KVER (the
+			# kernel) and linux-modules-KVER.
+			for p in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+				grep -o -e "linux-binary-$k\b" -e "linux-modules-$k\b"); do
+				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$p=$v" || exit 1
+			done
+			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
+			# shellcheck disable=SC2086 # a list of names
+			tier_modules x early $early_set || exit 1
+			echo "$early_set" >early/wanted
+			if [ -f "x/boot/vmlinuz-$k" ]; then
+				cp "x/boot/vmlinuz-$k" vmlinuz
+			else
+				cp "x/usr/lib/modules/$k/vmlinuz" vmlinuz
+			fi
+		) >"$dir/image.log" 2>&1; then
+			rm -rf "$dl"
+			fail "$name" "download the image of $k ($v)" "$dir/image.log"
+			return 1
+		fi
+		mkdir -p "$img"
+		rm -rf "$img/early"
+		mv "$dl/early" "$img/early"
+		mv "$dl/vmlinuz" "$img/vmlinuz-$k"
+		rm -rf "$dl"
+	fi
+}
+
 declare -A suite arch flavour what kver ver
 names=()
 want=" ${ARCHES:-} "
@@ -208,6 +258,13 @@ for name in "${names[@]}"; do
 	esac
 	kver[$name]=${h#linux-headers-} ver[$name]=$v
 	say "$name: ${kver[$name]} ($v) from $s"
+	k=${kver[$name]}
+	img=$cache/kernels/${k}_$v
+	# 2a. image, before the build: the module's BTF is made over the
+	# kernel's (below); step 4 boots it.
+	case ${what[$name]} in
+	boot | packages) fetch_image "$name" || continue ;;
+	esac
 
 	# 2. build. The headers' dependencies: their compiler (gcc-N,
 	# gcc-N-for-host in sid, linux-compiler-gcc-N-x86 for i386) becomes the cross compiler of version N,
@@ -233,18 +290,11 @@ for name in "${names[@]}"; do
 		*) pkgs+=("$p") ;;
 		esac
 	done
-	# The BPF test programs and sample (97-bpf): clang -target bpf and
-	# bpftool of the build machine, and ARCH's static libbpf and what it
-	# links (its -dev packages unpacked, as the headers: the cross
-	# compiler finds them in the multiarch directories). Not in
-	# bullseye's root: there the programs are built in a bookworm root
-	# (below), and 5.10 has no module kfuncs for them to call.
+	# dwarves: pahole, which makes the module's BTF (module-btf.sh), for
+	# the kernels booted (5.10 has no module kfuncs).
 	case ${what[$name]}/$s in
 	*/bullseye) ;;
-	boot/* | packages/*)
-		pkgs+=(clang bpftool)
-		unpack+=(libbpf-dev libelf-dev zlib1g-dev libzstd-dev)
-		;;
+	boot/* | packages/*) pkgs+=(dwarves) ;;
 	esac
 	root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-arch.XXXXXX") && rmdir "$root"
 	if ! tests/roots/mkroot.sh "$s" "$root" "${pkgs[@]}" >"$dir/root.log" 2>&1 ||
@@ -268,7 +318,23 @@ for name in "${names[@]}"; do
 		tests/roots/rmroot.sh "$root"
 		continue
 	fi
-	if ! build modules extmod KDIR="/usr/src/$h" ARCH="$(karch "$a")" \
+	# The module's BTF (README, "From a BPF program"), as check-kernels
+	# makes it: over this kernel's BTF, out of the image fetched above,
+	# where the headers ship no vmlinux; with a resolve_btfids (of the
+	# build machine: it reads any ELF) where the kbuild has none (6.1),
+	# built from the host's linux-source of that series.
+	btf=()
+	if [ -s "$img/vmlinuz-$k" ] && [ ! -f "$root/usr/src/$h/vmlinux" ] &&
+	   grep -qs '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$root/usr/src/$h/.config"; then
+		mkdir -p "$root/boot"
+		cp "$img/vmlinuz-$k" "$root/boot/vmlinuz-$k"
+		if [ ! -x "$root/usr/src/$h/tools/bpf/resolve_btfids/resolve_btfids" ] &&
+		   rb=$(tests/vm/resolve-btfids.sh "$(echo "$k" | cut -d. -f1,2)" 2>>"$dir/build.log"); then
+			cp "$rb" "$root/usr/local/bin/resolve_btfids"
+			btf=(RESOLVE_BTFIDS=/usr/local/bin/resolve_btfids)
+		fi
+	fi
+	if ! build modules extmod KDIR="/usr/src/$h" KVER="$k" "${btf[@]}" ARCH="$(karch "$a")" \
 		CROSS_COMPILE="$tr-" CC="$c" W=1 C=2; then
 		tests/roots/rmroot.sh "$root"
 		fail "$name" "cross-build the modules for ${kver[$name]} with $c" "$dir/build.log"
@@ -291,24 +357,33 @@ for name in "${names[@]}"; do
 		continue
 	fi
 	# The programs run in the guest on bookworm's libraries (the guest
-	# root's); a suite older than bookworm has a C library too old for
-	# the test programs (strerrorname_np() came in glibc 2.32), so they
-	# are built in a bookworm root, with bookworm's cross compiler, as
-	# check-kernels uses the host's for every kernel.
-	case $s in
-	bullseye)
+	# root's), so they are built in a bookworm root with bookworm's cross
+	# compiler, whatever the kernel's suite, as check-kernels uses the
+	# host's for every kernel: bullseye's C library is too old for them
+	# (strerrorname_np() came in glibc 2.32), and a newer suite's static
+	# libraries need more than bookworm's (bookworm-backports' libelf.a
+	# wants elfutils' own eu_search_tree_init()). With them the BPF test
+	# programs and sample (97-bpf): clang -target bpf and bpftool of the
+	# build machine, and ARCH's static libbpf and what it links (their
+	# -dev packages unpacked, as the headers: the cross compiler finds
+	# them in the multiarch directories).
+	tests/roots/rmroot.sh "$root"
+	c=$tr-gcc
+	unpack=(libbpf-dev libelf-dev zlib1g-dev libzstd-dev)
+	if ! tests/roots/mkroot.sh bookworm "$root" make "gcc-$tr" "libc6-dev-$a-cross" \
+		clang bpftool >>"$dir/root.log" 2>&1 ||
+	   ! (cd "$dir" && ARCH=$a "$repo/$apt" bookworm update &&
+	      ARCH=$a "$repo/$apt" bookworm apt-get -q download "${unpack[@]}" &&
+	      for deb in *.deb; do
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -C "$root" --keep-directory-symlink -xf - || exit 1
+	      done && rm -f ./*.deb) >>"$dir/root.log" 2>&1; then
 		tests/roots/rmroot.sh "$root"
-		c=$tr-gcc
-		if ! tests/roots/mkroot.sh bookworm "$root" make "gcc-$tr" "libc6-dev-$a-cross" \
-			>>"$dir/root.log" 2>&1; then
-			tests/roots/rmroot.sh "$root"
-			fail "$name" "a bookworm root with gcc-$tr" "$dir/root.log"
-			continue
-		fi
-		mkdir -p "$src"
-		git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -C "$src" -xf -
-		;;
-	esac
+		fail "$name" "a bookworm root with gcc-$tr, clang, bpftool, ${unpack[*]} of $a unpacked" "$dir/root.log"
+		continue
+	fi
+	mkdir -p "$src"
+	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -C "$src" -xf -
 	if ! build tool progs samples CC="$c" || ! build -C tests/bench CC="$c"; then
 		tests/roots/rmroot.sh "$root"
 		fail "$name" "cross-build the tool, the test programs, the sample and the bench with $c" "$dir/build.log"
@@ -342,49 +417,6 @@ for name in "${names[@]}"; do
 		boot_ko=$dir/pkg/ko boot_ctl=$dir/pkg/seqringctl boot_rules=$dir/pkg/60-seqring.rules
 	fi
 
-	# 3. image: the kernel and the modules of the virtio console and of
-	# the crash tier's state disk (virtio_blk; loaded by every tier, it
-	# finds no disk but there), with the modules they need (5.10 has
-	# virtio and virtio_ring as modules; 6.12 has the console built in),
-	# in the order to load them: early/order. early/wanted names the
-	# modules asked for: an entry cached with another set (or before
-	# those files existed) is fetched again.
-	k=${kver[$name]}
-	img=$cache/kernels/${k}_$v
-	early_set="virtio_mmio virtio_console virtio_blk"
-	if [ ! -s "$img/vmlinuz-$k" ] || [ ! -f "$img/early/order" ] ||
-	   [ "$(cat "$img/early/wanted" 2>/dev/null)" != "$early_set" ]; then
-		dl=$(mktemp -d "$cache/kernels/.dl-XXXXXX")
-		if ! (
-			cd "$dl" || exit 1
-			ARCH=$a "$repo/$apt" "$s" apt-get -q download "linux-image-$k=$v" || exit 1
-			deb=$(ls linux-image-*.deb)
-			# sid: linux-image-KVER depends on linux-binary-KVER (the
-			# kernel) and linux-modules-KVER.
-			for p in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
-				grep -o -e "linux-binary-$k\b" -e "linux-modules-$k\b"); do
-				ARCH=$a "$repo/$apt" "$s" apt-get -q download "$p=$v" || exit 1
-			done
-			for d in *.deb; do dpkg-deb -x "$d" x || exit 1; done
-			# shellcheck disable=SC2086 # a list of names
-			tier_modules x early $early_set || exit 1
-			echo "$early_set" >early/wanted
-			if [ -f "x/boot/vmlinuz-$k" ]; then
-				cp "x/boot/vmlinuz-$k" vmlinuz
-			else
-				cp "x/usr/lib/modules/$k/vmlinuz" vmlinuz
-			fi
-		) >"$dir/image.log" 2>&1; then
-			rm -rf "$dl"
-			fail "$name" "download the image of $k ($v)" "$dir/image.log"
-			continue
-		fi
-		mkdir -p "$img"
-		rm -rf "$img/early"
-		mv "$dl/early" "$img/early"
-		mv "$dl/vmlinuz" "$img/vmlinuz-$k"
-		rm -rf "$dl"
-	fi
 	touch -c "$img" # used: tests/kernels/prune-cache.sh keeps it
 
 	# 4. boot, with busybox, kmod and udevadm of ARCH, and the programs
