@@ -81,7 +81,7 @@
  *      smp_mb() when it found oldest_seq raised by another producer
  *      instead of raising it itself: only a full barrier orders another
  *      CPU's store before this one's), marks the slot (s | SLOT_BUSY,
- *      WRITE_ONCE()), smp_wmb() (push_chunk:C, a slot at a time);
+ *      WRITE_ONCE()), smp_wmb() (slots_store:A, a slot at a time);
  *   3. copies the reading, then smp_store_release(&slot->seq, s)
  *      (slot_fill:A; a persistent ring's checksum before it,
  *      persist-crc.litmus);
@@ -812,8 +812,13 @@ static __always_inline bool seqring_slot_mark(struct seqring_ring *ring,
 {
 	u64 v = READ_ONCE(slot->seq);
 
-	if (WARN_ON_ONCE((v & SEQRING_SLOT_BUSY) ||
-			 seqring_slot_seq(v) >= seq)) {
+	/*
+	 * Busy or newer, in one comparison (one branch for each reading of
+	 * a batch): @seq is below SEQRING_SLOT_BUSY (seqring_ring_reserve()),
+	 * so a word with the BUSY bit is above it, and one without it is
+	 * the slot's sequence number.
+	 */
+	if (WARN_ON_ONCE(v >= seq)) {
 		seqring_ring_break(ring, "a slot taken is busy or newer");
 		return false;
 	}
@@ -885,8 +890,8 @@ static __always_inline bool seqring_slot_done(const struct seqring_slot *slot,
  * up to where it looked, if that is further, without looking again; each
  * failure sees next_seq higher, so the loop ends by @end at the latest.
  */
-static u64 seqring_ring_publish(struct seqring_ring *ring, u64 own,
-				u64 own_end)
+static __always_inline u64 seqring_ring_publish(struct seqring_ring *ring,
+						u64 own, u64 own_end)
 {
 	struct seqring_slots *slots = rcu_dereference_sched(ring->slots);
 	/*
@@ -1007,6 +1012,35 @@ void seqring_ring_wake_all(struct seqring_ring *ring)
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_wake_all);
 
 /*
+ * Mark, store and commit (steps 2. and 3.) the @k readings @r as @seq on,
+ * into @slots from index @idx on. Interrupts off. Returns false when a
+ * slot was not free, having stopped the ring (seqring_slot_mark()): the
+ * readings before it are committed, the rest not stored.
+ */
+static __always_inline bool
+seqring_slots_store(struct seqring_ring *ring, struct seqring_slots *slots,
+		    u32 idx, const struct seqring_reading *r, unsigned int k,
+		    u64 seq, u64 stamp)
+{
+	u32 *crcs = ring->crcs;
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i))
+			return false;
+		/* LMM(seqring_slots_store:A): the mark before the reading. */
+		smp_wmb();
+		if (!i)
+			seqring_hook(ring, SEQRING_HOOK_STORING);
+		seqring_slot_fill(ring, &slots->slot[idx], crcs ? &crcs[idx] : NULL,
+				  &r[i], seq + i, stamp);
+		if (++idx == slots->capacity)
+			idx = 0;
+	}
+	return true;
+}
+
+/*
  * Reserve, store, commit and publish up to @n readings (at most
  * SEQRING_CHUNK) in one section with interrupts off, from any context, NMI
  * included: nothing here waits for another context, and each loop is
@@ -1022,12 +1056,12 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 			bool stamp, u64 *published)
 {
 	struct seqring_slots *pre, *slots;
-	unsigned int i, k;
 	unsigned long flags;
-	u64 seq, t = stamp;
-	u32 idx, *crcs;
 	bool others;
+	u64 seq, t = stamp;
+	unsigned int k;
 	int ret = 0;
+	u32 idx;
 
 	local_irq_save(flags);
 	/*
@@ -1060,20 +1094,9 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	else
 		smp_wmb();	/* LMM(seqring_ring_push_chunk:B), above */
 	div_u64_rem(seq, slots->capacity, &idx);
-	crcs = ring->crcs;
-	for (i = 0; i < k; i++) {
-		if (!seqring_slot_mark(ring, &slots->slot[idx], seq + i)) {
-			ret = -EIO;
-			goto out;
-		}
-		/* LMM(seqring_ring_push_chunk:C): the mark before the reading. */
-		smp_wmb();
-		if (!i)
-			seqring_hook(ring, SEQRING_HOOK_STORING);
-		seqring_slot_fill(ring, &slots->slot[idx], crcs ? &crcs[idx] : NULL,
-				  &r[i], seq + i, t);
-		if (++idx == slots->capacity)
-			idx = 0;
+	if (!seqring_slots_store(ring, slots, idx, r, k, seq, t)) {
+		ret = -EIO;
+		goto out;
 	}
 	seqring_hook(ring, SEQRING_HOOK_STORED);
 	/*
@@ -1156,6 +1179,29 @@ int seqring_ring_push(struct seqring_ring *ring, struct seqring_reading *r,
 }
 EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 
+/*
+ * __seqring_ring_push_one(), inline in it and in seqring_ring_push_one():
+ * with seqring_ring_publish() inline too, a PUSH makes two calls fewer,
+ * 4-6% of its time under tcg (doc/performance.md).
+ */
+static __always_inline int
+seqring_ring_push_single(struct seqring_ring *ring,
+			 const struct seqring_reading *r, bool can_sleep)
+{
+	u64 published = 0;
+	int got;
+
+	got = seqring_ring_push_chunk(ring, r, 1, !r->timestamp_ns, &published);
+	if (got <= 0) {
+		if (!got)
+			got = -ENOBUFS;
+		seqring_ring_lost(ring, got, 1);
+		return got;
+	}
+	seqring_ring_wake(ring, published, can_sleep);
+	return 0;
+}
+
 /**
  * __seqring_ring_push_one - append one prepared reading, from any context
  * @ring: the ring
@@ -1172,18 +1218,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_push);
 int __seqring_ring_push_one(struct seqring_ring *ring,
 			    const struct seqring_reading *r, bool can_sleep)
 {
-	u64 published = 0;
-	int got;
-
-	got = seqring_ring_push_chunk(ring, r, 1, !r->timestamp_ns, &published);
-	if (got <= 0) {
-		if (!got)
-			got = -ENOBUFS;
-		seqring_ring_lost(ring, got, 1);
-		return got;
-	}
-	seqring_ring_wake(ring, published, can_sleep);
-	return 0;
+	return seqring_ring_push_single(ring, r, can_sleep);
 }
 EXPORT_SYMBOL_IF_KUNIT(__seqring_ring_push_one);
 
@@ -1207,7 +1242,7 @@ int seqring_ring_push_one(struct seqring_ring *ring,
 
 	if (ret)
 		return ret;
-	ret = __seqring_ring_push_one(ring, r, true);
+	ret = seqring_ring_push_single(ring, r, true);
 	if (!ret && pushed)
 		atomic64_inc(pushed);
 	return ret;
@@ -1234,7 +1269,7 @@ static __always_inline bool seqring_slot_copy(const struct seqring_slots *slots,
 	*out = data_race(slot->r);
 	/*
 	 * LMM(seqring_slot_copy:B): the copy before the check; pairs with
-	 * seqring_ring_push_chunk:C, the mark before the writer's stores
+	 * seqring_slots_store:A, the mark before the writer's stores
 	 * (store-validate.litmus).
 	 */
 	smp_rmb();
@@ -1389,7 +1424,7 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
 				  seqring_slot_seq(READ_ONCE(dst->seq)) < seq + i &&
 				  seqring_slot_mark(ring, dst, seq + i);
 		}
-		/* As LMM(seqring_ring_push_chunk:C). */
+		/* As LMM(seqring_slots_store:A). */
 		smp_wmb();
 		seqring_hook(ring, SEQRING_HOOK_MIGRATE);
 		for (i = 0; i < end - seq; i++) {
