@@ -38,6 +38,7 @@ all: modules tool progs extmod samples
 # (Debian's 6.1: no vmlinux, no resolve_btfids; README, "From a BPF
 # program"). RESOLVE_BTFIDS: a resolve_btfids for a kernel whose kbuild
 # has none; by default the one tests/vm/resolve-btfids.sh built, if any.
+# A cross build's objcopy (CROSS_COMPILE) is the one pahole adds .BTF with.
 SEQRING_CACHE ?= /var/cache/seqring
 # The release as `uname -r` says it (Debian's kernel.release is the
 # upstream version).
@@ -52,6 +53,7 @@ modules:
 		"run 'make deps', or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	$(if $(RESOLVE_BTFIDS),RESOLVE_BTFIDS=$(RESOLVE_BTFIDS)) \
+		$(if $(CROSS_COMPILE),OBJCOPY=$(CROSS_COMPILE)objcopy) \
 		./module-btf.sh $(KDIR) $(KRELEASE) seqring.ko
 
 # A module outside the tree, built against it as README tells a driver

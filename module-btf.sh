@@ -18,7 +18,8 @@
 #       Debian's linux-kbuild-6.1 has none (tests/vm/resolve-btfids.sh
 #       builds one from linux-source-6.1 for the tests);
 #   pahole: PAHOLE, else pahole on PATH, with the flags of the kernel's
-#       scripts/pahole-flags.sh.
+#       scripts/pahole-flags.sh; it adds the section with OBJCOPY (a
+#       cross build's, e.g. aarch64-linux-gnu-objcopy), else objcopy.
 # A module that has .BTF already is left alone. Whatever is missing, the
 # module stays as it is (it loads and says that BPF programs cannot push)
 # and one line says what was missing; the exit status is 0 but for a tool

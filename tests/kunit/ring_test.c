@@ -639,6 +639,36 @@ static void ring_test_copy_torn_slot(struct kunit *test)
 }
 
 /*
+ * A broken invariant stops the ring instead of hanging it: a push whose
+ * slot holds a reading from the future (only a bug or a forged region
+ * makes one) warns once, stores nothing, and so does every push after it
+ * (-EIO, counted in lost_broken); what the ring held is still read. The
+ * warning is this test's: the line before it tells tests/vm/run.sh to
+ * expect it, and the run fails if it does not come.
+ */
+static void ring_test_future_slot_stops(struct kunit *test)
+{
+	struct seqring_ring *ring = new_ring(test, 4);
+	struct seqring_reading r;
+
+	push_singles(test, ring, 1, 3);
+	/* Seq 4 goes into slot 0: there, a reading four laps ahead. */
+	ring_slots(ring)->slot[0].seq = 4 + 4 * 4;
+	pr_info("seqring-vm: expect a warning at driver/ring.c\n");
+	make_reading(&r, 4);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), -EIO);
+	KUNIT_EXPECT_EQ(test, seqring_ring_push_one(ring, &r, NULL), -EIO);
+	push_batch(test, ring, 5, 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&ring->lost[SEQRING_LOST_BROKEN]),
+			4LL);
+	KUNIT_EXPECT_EQ(test, seqring_ring_next_seq(ring), 4ULL);
+	expect_held(test, ring, 1, 1);
+	expect_held(test, ring, 2, 2);
+	expect_held(test, ring, 3, 3);
+	expect_not_held(test, ring, 4);
+}
+
+/*
  * The previous boot's ring (persist_region.c): restored readings with a
  * hole where one was lost, then frozen. Readers step over the hole; the
  * ring refuses CLEAR and resize.
@@ -1134,6 +1164,7 @@ static struct kunit_case ring_test_cases[] = {
 	KUNIT_CASE(ring_test_push_timestamp),
 	KUNIT_CASE(ring_test_copy_skips),
 	KUNIT_CASE(ring_test_copy_torn_slot),
+	KUNIT_CASE(ring_test_future_slot_stops),
 	KUNIT_CASE(ring_test_frozen_holes),
 	KUNIT_CASE(ring_test_publish_waits_for_slow_producer),
 	KUNIT_CASE(ring_test_no_free_slot),

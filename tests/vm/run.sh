@@ -18,7 +18,9 @@
 # The guest's output is printed as it comes. TAP modes print the guest's
 # TAP stream, then host-side results: the
 # kernel log must be free of Oops/BUG/WARNING/panic/lockup/KASAN/UBSAN/
-# lockdep reports, the VM must finish in time, and the stream must be
+# lockdep reports (but those expected-warnings lists, and one a test said
+# it would provoke: kernel_reports() below), the VM must finish in time,
+# and the stream must be
 # complete (plan line present, as many results as planned). Then the plan of
 # the merged stream, and as the last line:
 #   N passed, N failed              or   N passed, N failed, N skipped
@@ -416,10 +418,25 @@ kcsan_reports() {
 expected_warnings=$(grep -vE '^(#|$)' "$root/tests/vm/expected-warnings")
 
 # A crash a test asked for (lib.sh's reboot_now) and what the kernel prints
-# until the next boot begins are not reports.
+# until the next boot begins are not reports. Nor is a warning a test
+# provokes on purpose (a KUnit case checking that a broken invariant warns
+# once): it first logs "seqring-vm: expect a warning at TEXT", and the
+# next WARNING line that contains TEXT is taken out; if none comes, a
+# report says so.
 kernel_reports() {
 	console_text | awk '/seqring-vm: [a-z]* reboot on purpose/ { skip = 1 }
-		/Linux version / { skip = 0 } !skip' | grep -aE "$kernel_report_re" | grep -avE '^(\[ *[0-9.]+\] )?seqring-vm: ' |
+		/Linux version / { skip = 0 } !skip' |
+		awk '/seqring-vm: expect a warning at / {
+			w = $0; sub(/.*seqring-vm: expect a warning at /, "", w)
+			want[++n] = w; next
+		}
+		/WARNING:/ && got < n && index($0, want[got + 1]) { got++; next }
+		{ print }
+		END {
+			for (i = got + 1; i <= n; i++)
+				print "WARNING: expected by a test, never came: a warning at " want[i]
+		}' |
+		grep -aE "$kernel_report_re" | grep -avE '^(\[ *[0-9.]+\] )?seqring-vm: ' |
 		grep -av 'BUG: KCSAN:' | grep -avE "$expected_warnings"
 	kcsan_reports 1
 }
