@@ -416,6 +416,11 @@ kcsan_reports() {
 # (check-planted runs copies as build/planted/NAME/tests/vm/run.sh), and
 # an empty list would take every report out below.
 expected_warnings=$(grep -vE '^(#|$)' "$root/tests/vm/expected-warnings")
+# An empty list would make the grep -v below take out every report.
+[ -n "$expected_warnings" ] || {
+	echo "run.sh: no patterns in $root/tests/vm/expected-warnings: the kernel log cannot be checked" >&2
+	exit 1
+}
 
 # A crash a test asked for (lib.sh's reboot_now) and what the kernel prints
 # until the next boot begins are not reports. Nor is a warning a test
