@@ -205,7 +205,7 @@ __bpf_kfunc int seqring_bpf_create(const char *name, u32 name__sz,
 
 	if (seqring_bpf_str(n, sizeof(n), name, name__sz))
 		return -EINVAL;
-	made = kzalloc(sizeof(*made), GFP_KERNEL_ACCOUNT);
+	made = kzalloc(sizeof(*made), SEQRING_GFP_USER);
 	if (!made)
 		return -ENOMEM;
 	sr = seqring_create(n, capacity);
@@ -252,6 +252,16 @@ __bpf_kfunc int seqring_bpf_destroy(const char *name, u32 name__sz)
 	return 0;
 }
 
+/*
+ * This module reads its own set (seqring_bpf_unusable()) through
+ * relocations that assume the fields' natural alignment: arm64's
+ * LDST32_ABS_LO12_NC drops the low bits of the address. The kernel's
+ * macros leave .BTF_ids aligned to a byte, and where the loader put it at
+ * an odd address (arm64, 7.2), the set read as unresolved though
+ * resolve_btfids had filled it. An alignment of 8 for the section, given
+ * before its first entry so that no padding falls inside the set.
+ */
+asm(".pushsection .BTF_ids,\"a\"\n\t.balign 8\n\t.popsection");
 BTF_KFUNCS_START(seqring_kfunc_ids)
 BTF_ID_FLAGS(func, seqring_bpf_ring_get, KF_ACQUIRE | KF_RET_NULL)
 BTF_ID_FLAGS(func, seqring_bpf_ring_put, KF_RELEASE)
