@@ -31,7 +31,7 @@ __seqring_alloc(const char *name,
 	struct seqring *sr;
 	int ret;
 
-	sr = kzalloc(sizeof(*sr), GFP_KERNEL_ACCOUNT);
+	sr = kzalloc(sizeof(*sr), SEQRING_GFP_USER);
 	if (!sr)
 		return ERR_PTR(-ENOMEM);
 	strscpy(sr->name, name, sizeof(sr->name));

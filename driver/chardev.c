@@ -70,7 +70,7 @@ static int seqring_open(struct inode *inode, struct file *file)
 	if (sr->ring.frozen && (file->f_mode & FMODE_WRITE))
 		return -EROFS;
 
-	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
+	client = kzalloc(sizeof(*client), SEQRING_GFP_USER);
 	if (!client)
 		return -ENOMEM;
 
@@ -176,7 +176,8 @@ seqring_batch_buf_get(struct seqring_client *client, unsigned int count)
 	if (count > client->batch_cap) {
 		/* Grow in powers of two: a few steps to the largest size. */
 		cap = max_t(unsigned int, roundup_pow_of_two(count), 64);
-		buf = seqring_alloc_readings(cap, GFP_KERNEL_ACCOUNT);
+		buf = seqring_alloc_readings(cap, SEQRING_GFP_USER |
+					     __GFP_NOWARN);
 		if (!buf) {
 			mutex_unlock(&client->batch_lock);
 			return ERR_PTR(-ENOMEM);
@@ -221,7 +222,7 @@ static long seqring_ioctl_push_batch(struct seqring_client *client,
 	own_buf = r;
 	if (!own_buf) {
 		r = seqring_alloc_readings(batch.count,
-					   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+					   SEQRING_GFP_USER | __GFP_NOWARN);
 		if (!r)
 			return -ENOMEM;
 	}

@@ -125,8 +125,7 @@ static int seqring_mmap_insert(struct seqring_ring *ring,
 
 	/* At most a page, for this call only; ENOMEM rather than the OOM killer. */
 	pages = kmalloc_array(min_t(unsigned long, n, SEQRING_MMAP_BATCH),
-			      sizeof(*pages), GFP_KERNEL_ACCOUNT |
-			      __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+			      sizeof(*pages), SEQRING_GFP_USER | __GFP_NOWARN);
 	if (!pages)
 		return -ENOMEM;
 	for (i = 0; i < n; i += k) {

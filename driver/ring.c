@@ -279,16 +279,15 @@ struct seqring_reading *seqring_alloc_readings(size_t n, gfp_t gfp)
 EXPORT_SYMBOL_IF_KUNIT(seqring_alloc_readings);
 
 /*
- * Memory a user causes: charged to the caller's memory cgroup, and never
- * at the price of another process: a ring too large for the memory there
- * fails with NULL instead of waking the OOM killer, as ftrace's
- * __rb_allocate_pages() does. Pages that si_mem_available() does not see
- * are not asked for at all; __GFP_RETRY_MAYFAIL gives up rather than kill
- * when reclaim fails; and if something else's allocation does bring the
- * OOM killer meanwhile, it picks the caller first (oom origin).
+ * Memory a user causes (SEQRING_GFP_USER): charged to the caller's memory
+ * cgroup, and never at the price of another process: a ring too large for
+ * the memory there fails with NULL instead of waking the OOM killer, as
+ * ftrace's __rb_allocate_pages() does. Pages that si_mem_available() does
+ * not see are not asked for at all; __GFP_RETRY_MAYFAIL gives up rather
+ * than kill when reclaim fails; and if something else's allocation does
+ * bring the OOM killer meanwhile, it picks the caller first (oom origin).
  */
-#define SEQRING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
-			 __GFP_NOWARN | __GFP_ZERO)
+#define SEQRING_GFP	(SEQRING_GFP_USER | __GFP_NOWARN | __GFP_ZERO)
 
 /*
  * A zeroed array (a slot whose seq is 0 holds nothing) in whole pages of

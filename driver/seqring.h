@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/gfp.h>
 #include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -48,6 +49,14 @@ struct vm_area_struct;
  * interrupts stay off, whatever the capacity, the batch or the readers.
  */
 #define SEQRING_CHUNK		32
+
+/*
+ * Memory a user causes (an open file, a batch's copy, a ring): charged to
+ * the caller's memory cgroup, and failing with ENOMEM rather than waking
+ * the OOM killer there (__GFP_RETRY_MAYFAIL: reclaim, then give up), as
+ * ftrace's ring buffer allocates.
+ */
+#define SEQRING_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
 #define SEQRING_PUBLISH_MAX	(4 * SEQRING_CHUNK)
 
 /**

@@ -10,15 +10,16 @@
 # stored. The same push from outside the group succeeds, and a batch that
 # fits the file's buffer succeeds inside the group.
 #
-# The pusher runs with oom_score_adj -1000: a charge over memory.max that
-# finds nothing to reclaim would otherwise invoke the group's OOM killer,
-# kill the pusher and end the test without an errno; with no task it may
-# kill, the charge fails and the ioctl returns ENOMEM.
+# The driver's copy must fail with ENOMEM without waking the group's OOM
+# killer (__GFP_RETRY_MAYFAIL: reclaim, then give up): memory.events'
+# oom and oom_kill stay 0. The pusher still runs with oom_score_adj
+# -1000, so that a driver that does wake it fails this test by those
+# counts and not by an early kill.
 
 # shellcheck source=SCRIPTDIR/../lib.sh
 . "${SEQRING_TESTS:-/tests}/lib.sh"
 
-plan 7
+plan 8
 
 GROUP=$CG/seqring-memcg
 
@@ -57,6 +58,8 @@ else
 fi
 is "$before" "$(stat_get total)" "... and nothing of it is stored"
 diag "memory.events: $(tr '\n' ' ' <"$GROUP/memory.events")"
+is "0 0" "$(kvs "$GROUP/memory.events" oom oom_kill)" \
+	"... without waking the group's OOM killer (memory.events oom, oom_kill)"
 
 before=$(stat_get total)
 "$BIN/push_n" -b 65536 >"$T/out" 2>&1
