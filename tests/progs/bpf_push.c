@@ -25,7 +25,9 @@
  * reading read back that is not as pushed (channel, label, values 1..P in
  * order), a line saying what; exit 0 when all P were read intact. A
  * program the kernel refuses prints "refused: " and the verifier's last
- * line, exit 3. bad exits 0 when the verifier refused, 1 when it loaded.
+ * line, exit 3; one it loads but cannot attach with ENOTSUPP (no BPF
+ * trampoline: fentry and fexit on arm64 before its ftrace direct calls),
+ * exit 4. bad exits 0 when the verifier refused, 1 when it loaded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -332,9 +334,13 @@ static int run_attach(int t, const char *name, unsigned long n, int hold)
 	if (t != 7) {
 		link = attach(skel, t);
 		if (!link) {
+			/* ENOTSUPP (524), the kernel's own errno: no name in libc. */
+			int notsupp = errno == 524;
+
 			fprintf(stderr, "bpf_push: attach %s: %s\n", types[t],
+				notsupp ? "not supported by this kernel (ENOTSUPP)" :
 				strerror(errno));
-			return 2;
+			return notsupp ? 4 : 2;
 		}
 	}
 	if (hold) {
