@@ -154,9 +154,12 @@ image() {
 
 # --- 2. build, one root per suite ---------------------------------------------
 for s in "${suites[@]}"; do
-	# dwarves: pahole, which makes the module's BTF (module-btf.sh).
+	# dwarves: pahole, which makes the module's BTF (module-btf.sh);
+	# xz-utils: module-btf.sh takes the kernel's BTF out of an image
+	# whose kernel is xz-compressed (Debian's 6.1 for amd64), and a
+	# minbase root has no xz.
 	pkgs=(make sparse)
-	[ "$s" = bullseye ] || pkgs+=(dwarves)
+	[ "$s" = bullseye ] || pkgs+=(dwarves xz-utils)
 	for name in "${all[@]}"; do
 		[ "${suite[$name]}" = "$s" ] && [ -n "${hdr[$name]:-}" ] &&
 			pkgs+=("${hdr[$name]}=${ver[$name]}")
