@@ -505,6 +505,16 @@ static void t_dofork(void)
 	pid_t pid;
 
 	e = madvise((void *)meta, len, MADV_DOFORK) ? errno : 0;
+	if (e == EINVAL) {
+		/* 7.2 refuses it for this mapping: no child ever has it. */
+		tap_skip("this kernel refuses MADV_DOFORK on the mapping (EINVAL)",
+			 "fork() after MADV_DOFORK: the child has the mapping, the same pages");
+		tap_skip("no child has a copy",
+			 "... and it counts: resize EBUSY while only the child's copy is left");
+		munmap((void *)meta, len);
+		close(fd);
+		return;
+	}
 	if (pipe(go) || pipe(ready))
 		tap_bail("pipe: %s", strerror(errno));
 	fflush(stdout);

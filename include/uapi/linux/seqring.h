@@ -144,7 +144,8 @@ struct seqring_record {
  *    address faults in the child. It maps again if it wants one. After
  *    madvise(MADV_DOFORK) on the mapping, the child has it: the same
  *    read-only pages, one more mapping of the ring (a resize stays EBUSY
- *    until the child unmaps it or exits).
+ *    until the child unmaps it or exits). Linux 7.2 refuses that
+ *    madvise() for the mapping (EINVAL): there no child ever has it.
  *  - munmap() while another thread reads the mapping: that thread faults
  *    (SIGSEGV), as for any mapping; the ring is not affected.
  *  - Core dumps leave the mapping out; ptrace and /proc/PID/mem read it.
