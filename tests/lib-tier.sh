@@ -21,7 +21,9 @@
 # And the mirror's kernels: tier_image_there, tier_older_kernel (the
 # packages of amd64, or of the Debian architecture in ARCH, as
 # tests/kernels/suite-apt.sh; the caller's cache in $cache); and
-# tier_modules, the modules a VM needs from a kernel's package.
+# tier_modules, the modules a VM needs from a kernel's package. And what
+# building the driver for such a kernel in a root needs: tier_btf_prep
+# (the module's BTF), tier_built (the modules a VM loads, copied out).
 
 tier_passed=0 tier_failed=0 tier_skipped=0 tier_n=0
 tier_summary=
@@ -159,6 +161,38 @@ _tier_module() {
 		_tier_module "$1" "$2" "$d" || return 1
 	done
 	cp "$f" "$2/" && echo "${f##*/}" >>"$2/order"
+}
+
+# tier_btf_prep ROOT HDR KVER IMAGE LOG: ready ROOT, whose /usr/src/HDR
+# holds the headers of kernel KVER, to make the module's BTF (README, "From
+# a BPF program") where the headers ship no vmlinux: its base is KVER's own
+# BTF, out of IMAGE (its vmlinuz, never the host's; copied to ROOT's /boot,
+# where module-btf.sh looks), and a resolve_btfids (the build machine's: it
+# reads any ELF) where the kbuild has none (6.1), built from the host's
+# linux-source of that series (tests/vm/resolve-btfids.sh; its errors into
+# LOG). Prints the make argument to add (RESOLVE_BTFIDS=...), or nothing.
+# Nothing to do for a kernel without module BTF.
+tier_btf_prep() {
+	local root=$1 hdr=$2 k=$3 img=$4 log=$5 rb
+	[ ! -f "$root/usr/src/$hdr/vmlinux" ] &&
+		grep -qs '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$root/usr/src/$hdr/.config" ||
+		return 0
+	if [ -s "$img" ]; then
+		mkdir -p "$root/boot" && cp "$img" "$root/boot/vmlinuz-$k" || return 1
+	fi
+	[ ! -x "$root/usr/src/$hdr/tools/bpf/resolve_btfids/resolve_btfids" ] || return 0
+	rb=$(tests/vm/resolve-btfids.sh "$(echo "$k" | cut -d. -f1,2)" 2>>"$log") || return 0
+	cp "$rb" "$root/usr/local/bin/resolve_btfids" &&
+		echo RESOLVE_BTFIDS=/usr/local/bin/resolve_btfids
+}
+
+# tier_built SRC DIR: the modules that `make modules extmod` built in the
+# tree SRC and a VM of the check tier loads, copied into DIR.
+tier_built() {
+	cp "$1/seqring.ko" "$1/sequence.ko" "$1/samples/seqring_timerlat.ko" \
+		"$1/tests/extmod/seqring_extmod.ko" "$1/seqring_producer.ko" \
+		"$1/seqring_kbench.ko" "$1/seqring_ramprobe.ko" \
+		"$1/seqring_nmi.ko" "$1/seqring_panicpush.ko" "$2/"
 }
 
 # tier_end TIER TABLE: the plan, the markdown table in file TABLE as

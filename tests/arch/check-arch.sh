@@ -160,6 +160,25 @@ crash)
 *) echo "check-arch: ARCH_TIER is check, bench or crash, not '$tier'" >&2; exit 2 ;;
 esac
 
+# unpack_into ROOT SUITE PKG...: architecture $a's PKGs of SUITE, downloaded
+# into $dir and unpacked into ROOT without being installed (their
+# maintainer scripts would run $a's programs), then removed. For the
+# headers of another CPU's kernel and the static libraries the programs
+# link.
+unpack_into() {
+	local root=$1 s=$2 deb
+	shift 2
+	(
+		cd "$dir" || exit 1
+		ARCH=$a "$repo/$apt" "$s" apt-get -q download "$@" || exit 1
+		for deb in ./*.deb; do
+			dpkg-deb --fsys-tarfile "$deb" |
+				tar -C "$root" --keep-directory-symlink -xf - || exit 1
+		done
+		rm -f ./*.deb
+	)
+}
+
 # fetch_image NAME: the kernel and the modules of the virtio console and of
 # the crash tier's state disk (virtio_blk; loaded by every tier, it
 # finds no disk but there), with the modules they need (5.10 has
@@ -298,11 +317,7 @@ for name in "${names[@]}"; do
 	esac
 	root=$(mktemp -d "${TMPDIR:-/var/tmp}/seqring-arch.XXXXXX") && rmdir "$root"
 	if ! tests/roots/mkroot.sh "$s" "$root" "${pkgs[@]}" >"$dir/root.log" 2>&1 ||
-	   ! (cd "$dir" && ARCH=$a "$repo/$apt" "$s" apt-get -q download "${unpack[@]}" &&
-	      for deb in *.deb; do
-		dpkg-deb --fsys-tarfile "$deb" |
-			tar -C "$root" --keep-directory-symlink -xf - || exit 1
-	      done && rm -f ./*.deb) >>"$dir/root.log" 2>&1; then
+	   ! unpack_into "$root" "$s" "${unpack[@]}" >>"$dir/root.log" 2>&1; then
 		tests/roots/rmroot.sh "$root"
 		fail "$name" "$s root with ${pkgs[*]}, ${unpack[*]} of $a unpacked" "$dir/root.log"
 		continue
@@ -318,22 +333,8 @@ for name in "${names[@]}"; do
 		tests/roots/rmroot.sh "$root"
 		continue
 	fi
-	# The module's BTF (README, "From a BPF program"), as check-kernels
-	# makes it: over this kernel's BTF, out of the image fetched above,
-	# where the headers ship no vmlinux; with a resolve_btfids (of the
-	# build machine: it reads any ELF) where the kbuild has none (6.1),
-	# built from the host's linux-source of that series.
-	btf=()
-	if [ -s "$img/vmlinuz-$k" ] && [ ! -f "$root/usr/src/$h/vmlinux" ] &&
-	   grep -qs '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$root/usr/src/$h/.config"; then
-		mkdir -p "$root/boot"
-		cp "$img/vmlinuz-$k" "$root/boot/vmlinuz-$k"
-		if [ ! -x "$root/usr/src/$h/tools/bpf/resolve_btfids/resolve_btfids" ] &&
-		   rb=$(tests/vm/resolve-btfids.sh "$(echo "$k" | cut -d. -f1,2)" 2>>"$dir/build.log"); then
-			cp "$rb" "$root/usr/local/bin/resolve_btfids"
-			btf=(RESOLVE_BTFIDS=/usr/local/bin/resolve_btfids)
-		fi
-	fi
+	# The module's BTF (tier_btf_prep), over the image fetched above.
+	read -ra btf < <(tier_btf_prep "$root" "$h" "$k" "$img/vmlinuz-$k" "$dir/build.log")
 	if ! build modules extmod KDIR="/usr/src/$h" KVER="$k" "${btf[@]}" ARCH="$(karch "$a")" \
 		CROSS_COMPILE="$tr-" CC="$c" W=1 C=2; then
 		tests/roots/rmroot.sh "$root"
@@ -346,10 +347,7 @@ for name in "${names[@]}"; do
 		fail "$name" "the W=1 C=2 build warns" "$dir/build.log"
 		continue
 	fi
-	cp "$src/seqring.ko" "$src/sequence.ko" "$src/samples/seqring_timerlat.ko" \
-		"$src/tests/extmod/seqring_extmod.ko" "$src/seqring_producer.ko" \
-		"$src/seqring_kbench.ko" "$src/seqring_ramprobe.ko" \
-		"$src/seqring_nmi.ko" "$src/seqring_panicpush.ko" "$dir/"
+	tier_built "$src" "$dir"
 	tier_tap "$name" "ok 1 - the modules cross-build for ${kver[$name]} with $c, W=1 C=2, no warning"
 	if [ "${what[$name]}" = build ]; then
 		tests/roots/rmroot.sh "$root"
@@ -372,12 +370,8 @@ for name in "${names[@]}"; do
 	unpack=(libbpf-dev libelf-dev zlib1g-dev libzstd-dev)
 	if ! tests/roots/mkroot.sh bookworm "$root" make "gcc-$tr" "libc6-dev-$a-cross" \
 		clang bpftool >>"$dir/root.log" 2>&1 ||
-	   ! (cd "$dir" && ARCH=$a "$repo/$apt" bookworm update &&
-	      ARCH=$a "$repo/$apt" bookworm apt-get -q download "${unpack[@]}" &&
-	      for deb in *.deb; do
-		dpkg-deb --fsys-tarfile "$deb" |
-			tar -C "$root" --keep-directory-symlink -xf - || exit 1
-	      done && rm -f ./*.deb) >>"$dir/root.log" 2>&1; then
+	   ! { ARCH=$a "$repo/$apt" bookworm update &&
+	       unpack_into "$root" bookworm "${unpack[@]}"; } >>"$dir/root.log" 2>&1; then
 		tests/roots/rmroot.sh "$root"
 		fail "$name" "a bookworm root with gcc-$tr, clang, bpftool, ${unpack[*]} of $a unpacked" "$dir/root.log"
 		continue

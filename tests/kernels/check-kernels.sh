@@ -196,38 +196,21 @@ for s in "${suites[@]}"; do
 		mkdir -p "$src"
 		git ls-files -z -co --exclude-standard | tar --null -T - -cf - |
 			tar -C "$src" -xf -
-		# The module's BTF (README, "From a BPF program"): its base is
-		# this kernel's BTF, out of its image package (never the
-		# host's), where the headers ship no vmlinux; and a
-		# resolve_btfids where its kbuild has none (6.1), built from
-		# the host's linux-source of that series.
-		btf=()
+		# The module's BTF (tier_btf_prep), over this kernel's image:
+		# fetched here when no boot has cached it yet.
 		img=$cache/kernels/${kver[$name]}_${ver[$name]}/vmlinuz-${kver[$name]}
-		if [ ! -f "$root/usr/src/${hdr[$name]}/vmlinux" ] &&
-		   grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$config"; then
-			if [ -s "$img" ] || image "$name" "${img%/*}" >>"$dir/build.log" 2>&1; then
-				mkdir -p "$root/boot"
-				cp "$img" "$root/boot/vmlinuz-${kver[$name]}"
-			fi
-			series=$(echo "${kver[$name]}" | cut -d. -f1,2)
-			if [ ! -x "$root/usr/src/${hdr[$name]}/tools/bpf/resolve_btfids/resolve_btfids" ] &&
-			   rb=$(tests/vm/resolve-btfids.sh "$series" 2>>"$dir/build.log"); then
-				cp "$rb" "$root/usr/local/bin/resolve_btfids"
-				btf=(RESOLVE_BTFIDS=/usr/local/bin/resolve_btfids)
-			fi
-		fi
+		[ -s "$img" ] || [ -f "$root/usr/src/${hdr[$name]}/vmlinux" ] ||
+			! grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$config" ||
+			image "$name" "${img%/*}" >>"$dir/build.log" 2>&1
+		read -ra btf < <(tier_btf_prep "$root" "${hdr[$name]}" "${kver[$name]}" \
+			"$img" "$dir/build.log")
 		# W=1 C=2, as make lint on the default kernel: every
 		# supported kernel's headers must build the driver silently.
 		if tests/roots/inroot.sh "$root" make -C "/src-$name" modules extmod \
 			KDIR="/usr/src/${hdr[$name]}" KVER="${kver[$name]}" "${btf[@]}" \
 			${c:+CC=$c} W=1 C=2 \
 			>"$dir/build.log" 2>&1 &&
-		   cp "$src/seqring.ko" "$src/sequence.ko" \
-			"$src/samples/seqring_timerlat.ko" \
-			"$src/tests/extmod/seqring_extmod.ko" \
-			"$src/seqring_producer.ko" "$src/seqring_kbench.ko" \
-			"$src/seqring_ramprobe.ko" "$src/seqring_nmi.ko" \
-			"$src/seqring_panicpush.ko" "$dir/"; then
+		   tier_built "$src" "$dir"; then
 			cc[$name]=$(tests/roots/inroot.sh "$root" "${c:-gcc}" --version | head -n 1)
 			say "$name: modules built with ${cc[$name]}, W=1 C=2"
 			if grep -qE 'warning:|error:' "$dir/build.log"; then
