@@ -85,6 +85,15 @@
 #include <asm/nmi.h>
 #endif
 
+/*
+ * Where this module has NMIs to push from: x86's, sent to a CPU, and
+ * arm64's PMU interrupt (a pseudo-NMI where the kernel has them). Other
+ * CPUs build it without: storm and hook fail there (above).
+ */
+#if defined(CONFIG_X86) || (defined(CONFIG_ARM64) && defined(CONFIG_PERF_EVENTS))
+#define NMI_SOURCE
+#endif
+
 #include "seqring.h"
 #include "kmod_compat.h"
 #include "kmod_ctl.h"
@@ -197,6 +206,7 @@ static void nmi_push(struct nmi_count *c, u32 channel, const char *label)
 		WRITE_ONCE(c->last_err, err);
 }
 
+#ifdef NMI_SOURCE
 /*
  * What an NMI of this module does on @c's CPU: push for the hook that
  * raised it (the writer stands at its point on this CPU, interrupted), or
@@ -222,6 +232,7 @@ static void nmi_body(struct nmi_cpu *c, unsigned int cpu)
 	if (READ_ONCE(storm_on))
 		nmi_push(&c->nmi, CH_NMI + cpu, "nmi");
 }
+#endif
 
 #ifdef CONFIG_X86
 /*
@@ -271,7 +282,7 @@ static int nmi_source_start(void)
 static void nmi_source_stop(void)
 {
 }
-#elif defined(CONFIG_ARM64) && defined(CONFIG_PERF_EVENTS)
+#elif defined(NMI_SOURCE)
 /*
  * arm64 has no NMI to send. With pseudo-NMI (CONFIG_ARM64_PSEUDO_NMI and
  * irqchip.gicv3_pseudo_nmi=1 on a GICv3), the PMU's interrupt is one:
