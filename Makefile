@@ -673,13 +673,9 @@ DEB_OUT := build/deb
 DEB_SRC := $(DEB_OUT)/src/seqring-$(SEQRING_VERSION)
 
 deb:
-	@command -v dh_dkms >/dev/null && command -v lintian >/dev/null && \
-		dpkg-query -W pybuild-plugin-pyproject python3-all clang bpftool \
-			libbpf-dev >/dev/null 2>&1 || \
-		apt-get install -y --no-install-recommends debhelper dh-dkms \
-			lintian dpkg-dev build-essential dh-python \
-			pybuild-plugin-pyproject python3-all python3-setuptools \
-			clang bpftool libbpf-dev
+	@command -v lintian >/dev/null && dpkg-checkbuilddeps 2>/dev/null || \
+		apt-get install -y --no-install-recommends lintian dpkg-dev \
+			build-essential $$(tests/packages/build-deps.sh)
 	rm -rf $(DEB_OUT)
 	mkdir -p $(DEB_SRC)
 	git ls-files -z --cached --others --exclude-standard | \

@@ -15,8 +15,8 @@
 #
 # In a whole root of ARCH and SUITE (tests/roots/mkroot.sh, ROOT_EMULATED:
 # every program in it runs under qemu-user through binfmt_misc,
-# tests/arch/binfmt.sh) with build-essential, debhelper, dh-dkms and
-# HEADERS:
+# tests/arch/binfmt.sh) with build-essential, debian/control's
+# Build-Depends (tests/packages/build-deps.sh) and HEADERS:
 #   - `dpkg-buildpackage -b` of the tree builds seqring-tools for ARCH
 #     (its seqringctl an ARCH program) and the two Architecture: all
 #     packages, natively, as `make deb` would on such a machine (lintian
@@ -64,9 +64,10 @@ inroot_ok() {
 	fi
 }
 
+mapfile -t bdeps < <(tests/packages/build-deps.sh)
 t0=$(date +%s)
 if ROOT_ARCH=$arch ROOT_EMULATED=1 tests/roots/mkroot.sh "$suite" "$root" \
-	build-essential debhelper dh-dkms clang bpftool libbpf-dev "$hdr=$hver" \
+	build-essential "${bdeps[@]}" "$hdr=$hver" \
 	>"$out/mkroot.log" 2>&1; then
 	ok "a $suite root of $arch with $hdr, emulated ($(($(date +%s) - t0)) s)"
 else
