@@ -649,7 +649,7 @@ dmesg_since() {
 # kernel problem, or match the extra extended regex ERE.
 kernel_reports() {
 	dmesg_since "$1" | kcsan_ours |
-		grep -E "Oops|BUG|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${2:+|$2}"
+		grep -E "Oops|\bBUG\b|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${2:+|$2}"
 }
 
 # kcsan_ours: the kernel log on stdin without the KCSAN reports (the kcsan
