@@ -44,8 +44,9 @@ static int seqring_stats_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(seqring_stats);
 
 /*
- * How long producers keep interrupts off: the longest publish walk so far,
- * against its bound, and the readings stored per section.
+ * How long producers keep preemption off (the publish irq_work,
+ * interrupts): the longest publish walk so far, against its bound, and the
+ * readings stored per section.
  */
 static int seqring_publish_show(struct seq_file *m, void *unused)
 {

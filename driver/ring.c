@@ -6,9 +6,10 @@
  * a reader, not for another producer, not for a task the scheduler keeps
  * off its CPU, not for the context an NMI interrupted. Every sequence
  * number is reserved, stored, committed and offered for publishing inside
- * one section with interrupts off, so a reading whose push has returned
+ * one section with preemption off, so a reading whose push has returned
  * is visible as soon as every reading before it is committed: only a CPU
- * in the middle of such a section holds it back, until it leaves it. A
+ * in the middle of such a section holds it back, until it leaves it (or
+ * the interrupts that came in meanwhile return). A
  * push (__seqring_ring_push_one(), or a batch, seqring_ring_push(), in
  * chunks of at most SEQRING_CHUNK readings, a section each) goes through:
  *
@@ -144,7 +145,7 @@
  * swap fell in between), it stores there only if the slots are free there
  * too, else into the array it checked (slots_for). Producers may still
  * store into the old array: an RCU grace period waits for them (every
- * store runs with interrupts off, an RCU read-side section); then what was
+ * store runs with preemption off, an RCU read-side section); then what was
  * stored or published since the first copy, up to head as it is then, is
  * copied over if producers did not lap it meanwhile: mig_seq is set to the
  * first such reading, a grace period before the copy (producers never
@@ -220,7 +221,7 @@ EXPORT_SYMBOL_GPL(seqring_hook_fn_ptr);
  * @fn: the hook, called with the ring and the step; NULL for none
  *
  * When it returns after @fn NULL, no call of the hook is running in a
- * section with interrupts off (an RCU grace period); the caller makes
+ * section with preemption off (an RCU grace period); the caller makes
  * sure of its calls in process context (SEQRING_HOOK_CHUNK, _RESCHED).
  * Process context.
  */
@@ -677,7 +678,7 @@ static void seqring_ring_lost(struct seqring_ring *ring, int err,
 
 /*
  * Reserve up to @n sequence numbers and the time stamp (step 1. at the top
- * of this file), for slots of an array of @cap slots. Interrupts off.
+ * of this file), for slots of an array of @cap slots. Preemption off.
  *
  * Only free slots are taken: the reading a lap before each, @cap sequence
  * numbers earlier, must be published (below next_seq). A reading is
@@ -718,7 +719,7 @@ seqring_ring_reserve(struct seqring_ring *ring, u32 cap, unsigned int n,
 	u64 seq, limit;
 	unsigned int k;
 
-	lockdep_assert_irqs_disabled();
+	lockdep_assert_preemption_disabled();
 	for (;;) {
 		/* LMM(seqring_ring_reserve:A): pairs with :D of the producer before. */
 		seq = atomic64_read_acquire(&ring->head);
@@ -801,7 +802,7 @@ seqring_ring_slots_for(struct seqring_ring *ring, struct seqring_slots *pre,
  * Mark @slot BUSY for @seq before its reading is stored (step 2.): a
  * reader that copies the slot meanwhile sees, when it checks the seq word
  * again, that the copy may be torn. A plain store: nobody else stores the
- * slot (seqring_ring_reserve()). Interrupts off. Returns false, having
+ * slot (seqring_ring_reserve()). Preemption off. Returns false, having
  * stopped the ring, when the slot says otherwise: busy, or holding a
  * reading from the future.
  */
@@ -828,7 +829,7 @@ static __always_inline bool seqring_slot_mark(struct seqring_ring *ring,
 /*
  * Store @r as @seq in @slot, marked by seqring_slot_mark() (step 3.), a
  * zero timestamp replaced by @stamp, its checksum into @crc (a persistent
- * ring's; else NULL), and commit it. Interrupts off.
+ * ring's; else NULL), and commit it. Preemption off.
  */
 static __always_inline void seqring_slot_fill(struct seqring_ring *ring,
 					      struct seqring_slot *slot,
@@ -875,8 +876,9 @@ static __always_inline bool seqring_slot_done(const struct seqring_slot *slot,
 /*
  * Publish what is committed after next_seq (step 4.), walking at most
  * SEQRING_PUBLISH_MAX slots. [@own, @own_end) are the caller's own
- * readings, committed by it: not looked at again. Interrupts off, so in
- * an RCU read-side section. Returns the next_seq this call stored, or 0
+ * readings, committed by it: not looked at again. Preemption off (or
+ * interrupts: the irq_work, seqring_ring_kill()), so in an RCU read-side
+ * section. Returns the next_seq this call stored, or 0
  * when it stored none.
  *
  * A walk ends at the first slot not committed yet: its producer publishes
@@ -902,7 +904,7 @@ static __always_inline u64 seqring_ring_publish(struct seqring_ring *ring,
 	u64 next, seq;
 	u32 idx;
 
-	lockdep_assert_irqs_disabled();
+	lockdep_assert_preemption_disabled();
 	seqring_hook(ring, SEQRING_HOOK_WALK);
 	next = atomic64_read(ring->next_seq);
 	/*
@@ -1012,7 +1014,7 @@ EXPORT_SYMBOL_IF_KUNIT(seqring_ring_wake_all);
 
 /*
  * Mark, store and commit (steps 2. and 3.) the @k readings @r as @seq on,
- * into @slots from index @idx on. Interrupts off. Returns false when a
+ * into @slots from index @idx on. Preemption off. Returns false when a
  * slot was not free, having stopped the ring (seqring_slot_mark()): the
  * readings before it are committed, the rest not stored.
  */
@@ -1041,9 +1043,20 @@ seqring_slots_store(struct seqring_ring *ring, struct seqring_slots *slots,
 
 /*
  * Reserve, store, commit and publish up to @n readings (at most
- * SEQRING_CHUNK) in one section with interrupts off, from any context, NMI
+ * SEQRING_CHUNK) in one section with preemption off, from any context, NMI
  * included: nothing here waits for another context, and each loop is
- * bounded (seqring_ring_reserve(), seqring_ring_publish()). @stamp: some
+ * bounded (seqring_ring_reserve(), seqring_ring_publish()).
+ *
+ * Preemption off, not interrupts, as ftrace's ring buffer reserves: the
+ * section must not let the scheduler hold back the readings reserved after
+ * its own (and it is an RCU read-side section, which resize and kill wait
+ * for), but an interrupt may come in and push into the ring too. It waits
+ * for nothing of this section: it takes free slots only, and its walk
+ * stops at this section's slot, which this section then publishes past,
+ * as for an NMI. Entering and leaving an interrupts-off section cost a
+ * PUSH 0.07 of a system call more (doc/performance.md). The _notrace
+ * forms, as ftrace's: a BPF program on the preemption tracepoints may be
+ * the one pushing. @stamp: some
  * reading may have a zero timestamp. Returns how many it stored, from the
  * first (fewer than @n when fewer slots were free, 0 when none was), or
  * -ENODEV (destroyed), -EIO (stopped): nothing stored. *@published: what
@@ -1055,14 +1068,13 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 			bool stamp, u64 *published)
 {
 	struct seqring_slots *pre, *slots;
-	unsigned long flags;
 	bool others;
 	u64 seq, t = stamp;
 	unsigned int k;
 	int ret = 0;
 	u32 idx;
 
-	local_irq_save(flags);
+	preempt_disable_notrace();
 	/*
 	 * LMM(seqring_ring_push_chunk:A): inside the section, which
 	 * seqring_ring_kill() waits for once it set dead (kill-gone.litmus).
@@ -1108,7 +1120,7 @@ seqring_ring_push_chunk(struct seqring_ring *ring,
 	*published = seqring_ring_publish(ring, seq, seq + k);
 	ret = k;
 out:
-	local_irq_restore(flags);
+	preempt_enable_notrace();
 	return ret;
 }
 
@@ -1121,7 +1133,7 @@ out:
  *
  * The readings are reserved, stored and published in chunks of up to
  * %SEQRING_CHUNK (less in a small ring), each in one section with
- * interrupts off: readers see
+ * preemption off: readers see
  * them in order, chunk by chunk, and a concurrent seqring_ring_clear()
  * may fall between two chunks. The batch never holds back another
  * producer's readings, however long the scheduler keeps this one from its
@@ -1208,7 +1220,7 @@ seqring_ring_push_single(struct seqring_ring *ring,
  * @can_sleep: the caller is in process context with interrupts on, where
  *	it may queue the wake-up of readers itself
  *
- * Never sleeps, never waits; interrupts are off while the reading is
+ * Never sleeps, never waits; preemption is off while the reading is
  * stored. NMI included (with @can_sleep false).
  *
  * Return: 0; -ENOBUFS (no free slot), -ENODEV (destroyed), -EIO
@@ -1547,7 +1559,7 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 		seqring_ring_drop_before(ring, head - capacity);
 
 	/*
-	 * Producers that took the old array (interrupts off) are done. An
+	 * Producers that took the old array (preemption off) are done. An
 	 * expedited grace period: a normal one waits for CPUs busy with
 	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
 	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
@@ -1626,7 +1638,7 @@ void seqring_ring_kill(struct seqring_ring *ring)
 	WRITE_ONCE(ring->dead, true);
 	/*
 	 * LMM(seqring_ring_kill:B): every push section that saw dead false
-	 * is over: they run with interrupts off (NMIs too), RCU readers.
+	 * is over: they run with preemption off (NMIs too), RCU readers.
 	 */
 	synchronize_rcu_expedited();
 	/*

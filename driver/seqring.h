@@ -45,8 +45,9 @@ struct vm_area_struct;
 
 /*
  * Readings a producer reserves, stores and commits in one section with
- * interrupts off, and slots one publish walks (ring.c): both bound how long
- * interrupts stay off, whatever the capacity, the batch or the readers.
+ * preemption off, and slots one publish walks (ring.c): both bound how long
+ * preemption stays off (and interrupts, in the publish irq_work), whatever
+ * the capacity, the batch or the readers.
  */
 #define SEQRING_CHUNK		32
 
@@ -523,10 +524,10 @@ void seqring_persist_close(void);
  * nothing. A static key: nothing but a no-op until a test sets a hook.
  */
 enum seqring_hook {
-	SEQRING_HOOK_RESERVED,	/* numbers taken, nothing stored; irqs off */
+	SEQRING_HOOK_RESERVED,	/* numbers taken, nothing stored; no preemption */
 	SEQRING_HOOK_STORING,	/* slots marked BUSY, readings not copied */
 	SEQRING_HOOK_STORED,	/* stored and committed, not published */
-	SEQRING_HOOK_WALK,	/* inside a publish walk; irqs off */
+	SEQRING_HOOK_WALK,	/* inside a publish walk; no preemption */
 	SEQRING_HOOK_CHUNK,	/* between two chunks of a batch; may sleep */
 	SEQRING_HOOK_RESCHED,	/* a batch or a resize offers to reschedule */
 	SEQRING_HOOK_MIGRATE,	/* a resize's copy, slots BUSY; irqs off */

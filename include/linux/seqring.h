@@ -68,9 +68,10 @@ void seqring_destroy(struct seqring *ring);
  * PREEMPT_RT too. Never sleeps, never allocates, takes no lock, and never
  * waits: not for a reader, not for another producer, not for the context
  * an NMI interrupted, even in the middle of its own push into @ring. The
- * reading is visible when this returns, unless another CPU is storing an
- * earlier reading in its own interrupts-off section (or is stopped there,
- * as by an NMI), and then as soon as it is done. The reading is stamped
+ * reading is visible when this returns, unless an earlier reading is being
+ * stored in a section with preemption off, on another CPU or by the
+ * context this push interrupted (or that section is stopped, as by an NMI
+ * or an interrupt), and then as soon as it is done. The reading is stamped
  * when it gets its sequence number: CLOCK_REALTIME, read with
  * ktime_get_real_fast_ns() (safe in any context, and while timekeeping is
  * suspended), never earlier than the reading before it. The oldest

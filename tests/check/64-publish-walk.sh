@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# How long producers keep interrupts off, as debugfs seqring/publish shows
+# How long producers keep preemption off, as debugfs seqring/publish shows
 # it: a chunk of SEQRING_CHUNK readings per section, and a publish walk of
 # at most walk_limit slots, however many producers, batches and laps of a
 # small ring (driver/ring.c). Two producers loop on batches and singles,

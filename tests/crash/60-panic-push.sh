@@ -6,7 +6,7 @@
 # store (tests/kmod/seqring_panicpush.ko). The ring: 16 KiB above mem=,
 # 85 readings.
 #   phase 1: 20 readings pushed; CPU 1's next push stops for good in its
-#            store (its slot BUSY, interrupts off); CPU 0 panics, and a
+#            store (its slot BUSY, preemption off); CPU 0 panics, and a
 #            panic notifier pushes 100 readings (channel 7, values 1..100,
 #            label "panic") on the panicking CPU, the 85th of which needs
 #            the stopped slot. A writer that spins on that slot never lets

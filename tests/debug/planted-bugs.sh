@@ -28,6 +28,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 
 patches=(tests/debug/planted/*.patch)
+[ $# -eq 0 ] || patches=("$@")
 echo "TAP version 13"
 echo "1..${#patches[@]}"
 n=0 passed=0 failed=0

@@ -383,7 +383,8 @@ static void nmi_source_stop(void)
 
 /*
  * The writer stands at @point of a push, walk, resize copy or CLEAR of
- * @ring. Interrupts may be off (the sections), or on (CHUNK, RESCHED).
+ * @ring. Preemption or interrupts are off (the sections), or on (CHUNK,
+ * RESCHED).
  */
 static void nmi_hook(struct seqring_ring *ring, enum seqring_hook point)
 {

@@ -13,10 +13,10 @@
  *    for good in the middle of its store, its slot marked BUSY, the
  *    reading copied, not committed (a kprobe on seqring_persist_crc(),
  *    which the writer calls for a persistent ring between the two), with
- *    interrupts off; stopped becomes its sequence number;
+ *    preemption off; stopped becomes its sequence number;
  *  - panic from another CPU (sysrq c). panic() stops the other CPUs
- *    (an NMI on x86; on arm64 the stopped one spins on, interrupts off,
- *    which is the same to the others), then runs the panic notifiers:
+ *    (an IPI, then an NMI on x86 where the IPI does not stop them; a CPU
+ *    that takes neither spins on, which is the same to the others), then runs the panic notifiers:
  *    this module's, before the driver's write-back, pushes count readings
  *    (channel 7, values 1..count, label "panic") into the ring with
  *    seqring_push(), on the panicking CPU. A writer that waits for the

@@ -5,7 +5,7 @@
  * A test-only hook (seqring_hook() in driver/seqring.h, compiled only in
  * kernels with KUnit) stops one producer, a kthread, at a chosen step of a
  * push: between reserve and store, between commit and publish (both with
- * interrupts off, so it spins there on a CPU of its own), or between two
+ * preemption off, so it spins there on a CPU of its own), or between two
  * chunks of a batch (where a scheduler can keep a task away; it sleeps
  * there). Meanwhile the test, on another CPU, pushes and reads, and checks
  * what the other producers and the readers see. Part of seqring_kunit.ko
@@ -129,7 +129,7 @@ static struct push_stop *push_stop_ring(struct kunit *test, u32 capacity)
  * push_stop_ring(), and a producer of @n readings (values from @first)
  * that will stop at @point, on a CPU other than the test's (which is
  * pinned to its own). The producer is created but not started. Skips
- * without a second CPU: a producer spinning with interrupts off needs one
+ * without a second CPU: a producer spinning with preemption off needs one
  * of its own.
  */
 static struct push_stop *push_stop_new(struct kunit *test, u32 capacity,
@@ -141,7 +141,7 @@ static struct push_stop *push_stop_new(struct kunit *test, u32 capacity,
 	unsigned int i, cpu;
 
 	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two CPUs: one producer spins with interrupts off");
+		kunit_skip(test, "needs two CPUs: one producer spins with preemption off");
 	ps = push_stop_ring(test, capacity);
 	ps->batch = kunit_kmalloc_array(test, n, sizeof(*ps->batch), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ps->batch);
@@ -259,10 +259,10 @@ static void push_test_stop_between_chunks(struct kunit *test)
 }
 
 /*
- * A producer stopped between reserve and store, interrupts off: another
+ * A producer stopped between reserve and store, preemption off: another
  * producer's push returns at once (it waits for nobody), its reading is
  * not visible yet (nothing is, past a number not stored: the one
- * exception, a CPU that holds interrupts off), and readers do not wait
+ * exception, a CPU that holds a section open), and readers do not wait
  * either. When the stopped one goes on, its publish takes both.
  */
 static void push_test_stop_after_reserve(struct kunit *test)
@@ -308,7 +308,7 @@ static void push_test_stop_before_publish(struct kunit *test)
 }
 
 /*
- * A publish walks at most SEQRING_PUBLISH_MAX slots with interrupts off.
+ * A publish walks at most SEQRING_PUBLISH_MAX slots with preemption off.
  * While one producer is stopped after reserving, others commit three
  * times that; when it goes on, its walk stops at the bound, and the
  * publish irq_work goes on: every reading is visible soon after, without

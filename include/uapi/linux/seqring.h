@@ -266,20 +266,21 @@ struct seqring_mmap_slot {
  *
  * A push never waits: not for a reader, not for another producer, not for
  * a task the scheduler keeps off its CPU. Each reading gets the next
- * sequence number and is stored in its slot with interrupts off on that
+ * sequence number and is stored in its slot with preemption off on that
  * CPU; it is visible to readers as soon as every reading before it is
  * stored (a CPU storing an earlier one holds it back only until it leaves
- * its interrupts-off section). A push is lossless while the ring has a
- * free slot: a slot is free again once the reading a capacity before
- * it is visible, and every reading being stored at once (at most 32 a
- * push in progress on each CPU, in each of task, softirq, hardirq and NMI
- * context) holds one. When every slot the push could take still holds a
- * reading not yet visible, which needs the ring to be smaller than the
- * readings in flight, or a CPU held in the middle of a push (by an NMI
- * storm, a hypervisor, a debugger) while a capacity's worth of readings is
- * pushed after its own, the push stores nothing rather than wait: it
- * fails with ENOBUFS, and @lost of struct seqring_stats counts it. Older
- * readings are overwritten as usual: that is @dropped, not a failure.
+ * that section, and the interrupts that came in meanwhile return). A push
+ * is lossless while the ring has a free slot: a slot is free again once
+ * the reading a capacity before it is visible, and every reading being
+ * stored at once (at most 32 a push in progress on each CPU, in each of
+ * task, softirq, hardirq and NMI context) holds one. When every slot the
+ * push could take still holds a reading not yet visible, which needs the
+ * ring to be smaller than the readings in flight, or a CPU held in the
+ * middle of a push (by an NMI storm, a hypervisor, a debugger) while a
+ * capacity's worth of readings is pushed after its own, the push stores
+ * nothing rather than wait: it fails with ENOBUFS, and @lost of struct
+ * seqring_stats counts it. Older readings are overwritten as usual: that
+ * is @dropped, not a failure.
  */
 
 /*
