@@ -141,8 +141,12 @@ cp "$root/usr/bin/seqringctl" "$out/seqringctl"
 cp "$root/usr/lib/udev/rules.d/60-seqring.rules" "$out/60-seqring.rules"
 
 # --- remove -------------------------------------------------------------------
-inroot_ok "apt-get purge seqring-dkms seqring-tools seqring-dev" \
-	apt-get purge -y seqring-dkms seqring-tools seqring-dev
+# Every package installed above: seqring-examples' man pages too.
+purge=()
+for d in $debs; do
+	purge+=("${d%%_*}")
+done
+inroot_ok "apt-get purge ${purge[*]}" apt-get purge -y "${purge[@]}"
 cp "$T/in.log" "$out/purge.log"
 left=$(cd "$root" && find lib/modules usr/src var/lib/dkms usr/lib/udev/rules.d \
 	etc/modprobe.d etc/modules-load.d usr/bin usr/share/man lib/systemd/system \
