@@ -17,6 +17,8 @@
 # planted bug is caught when the run fails AND a line matches Expect; the
 # matching lines are printed as diagnostics.
 #
+# Arguments: the patches to run (default: all of tests/debug/planted/).
+#
 # Output: TAP, one result per patch, then "N passed, N failed". Exit
 # status 0 iff every planted bug was caught.
 #
