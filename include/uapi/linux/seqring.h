@@ -276,7 +276,7 @@ struct seqring_mmap_slot {
  * task, softirq, hardirq and NMI context) holds one. When every slot the
  * push could take still holds a reading not yet visible, which needs the
  * ring to be smaller than the readings in flight, or a CPU held in the
- * middle of a push (by an NMI storm, a hypervisor, a debugger) while a
+ * middle of a push (by interrupts, an NMI storm, a hypervisor) while a
  * capacity's worth of readings is pushed after its own, the push stores
  * nothing rather than wait: it fails with ENOBUFS, and @lost of struct
  * seqring_stats counts it. Older readings are overwritten as usual: that
