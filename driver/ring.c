@@ -878,8 +878,7 @@ static __always_inline bool seqring_slot_done(const struct seqring_slot *slot,
  * SEQRING_PUBLISH_MAX slots. [@own, @own_end) are the caller's own
  * readings, committed by it: not looked at again. Preemption off (or
  * interrupts: the irq_work, seqring_ring_kill()), so in an RCU read-side
- * section. Returns the next_seq this call stored, or 0
- * when it stored none.
+ * section. Returns the next_seq this call stored, or 0 when it stored none.
  *
  * A walk ends at the first slot not committed yet: its producer publishes
  * past it when it commits (its walk comes after a full barrier, so of two

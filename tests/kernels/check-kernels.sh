@@ -197,11 +197,11 @@ for s in "${suites[@]}"; do
 		git ls-files -z -co --exclude-standard | tar --null -T - -cf - |
 			tar -C "$src" -xf -
 		# The module's BTF (tier_btf_prep), over this kernel's image:
-		# fetched here when no boot has cached it yet.
+		# fetched here when neither --prepare nor a boot cached it (step
+		# 3 boots the same file); tier_btf_prep decides whether it is
+		# needed.
 		img=$cache/kernels/${kver[$name]}_${ver[$name]}/vmlinuz-${kver[$name]}
-		[ -s "$img" ] || [ -f "$root/usr/src/${hdr[$name]}/vmlinux" ] ||
-			! grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$config" ||
-			image "$name" "${img%/*}" >>"$dir/build.log" 2>&1
+		[ -s "$img" ] || image "$name" "${img%/*}" >>"$dir/build.log" 2>&1
 		read -ra btf < <(tier_btf_prep "$root" "${hdr[$name]}" "${kver[$name]}" \
 			"$img" "$dir/build.log")
 		# W=1 C=2, as make lint on the default kernel: every
