@@ -648,8 +648,14 @@ dmesg_since() {
 # kernel_reports TAG [ERE]: kernel log lines after the marker that report a
 # kernel problem, or match the extra extended regex ERE.
 kernel_reports() {
-	dmesg_since "$1" | kcsan_ours |
-		grep -E "Oops|\bBUG\b|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${2:+|$2}"
+	dmesg_since "$1" | report_lines "${2:-}"
+}
+
+# report_lines [ERE]: the lines of the kernel log on stdin that report a
+# kernel problem, or match ERE.
+report_lines() {
+	kcsan_ours |
+		grep -E "Oops|\bBUG\b|WARNING|Call Trace|general protection|lockup|stall|buggy \.next function${1:+|$1}"
 }
 
 # kcsan_ours: the kernel log on stdin without the KCSAN reports (the kcsan

@@ -87,7 +87,7 @@ is "1 4 1 suspend" "$(listing /sys/kernel/debug/seqring-$RING/readings | awk '{ 
 	"the reading pushed while timekeeping was suspended is in the ring"
 
 dmesg_since "suspend start" | awk '/seqring-test: mark suspend end/ { exit } { print }' >"$T/log"
-reports=$(kcsan_ours <"$T/log" | grep -E "Oops|\bBUG\b|WARNING|Call Trace|general protection|lockup")
+reports=$(report_lines <"$T/log")
 is "" "$reports" "no WARNING or other report in the kernel log of the suspend" ||
 	diag "the log of the suspend:" "$(sed 's/^<[0-9]*>//' "$T/log" | head -40)"
 
