@@ -767,7 +767,7 @@ seqring_ring_reserve(struct seqring_ring *ring, u32 cap, unsigned int n,
  * the reservation was checked against. If a resize replaced it in
  * between, the new array takes them only if its slots are free too (its
  * capacity may be smaller); else they go into @pre, checked, from where
- * the resize's copy takes them (it waits for this section). Interrupts
+ * the resize's copy takes them (it waits for this section). Preemption
  * off, in the section that stores them. *@others: as
  * seqring_ring_drop_before() returns, or false when nothing is dropped.
  */
