@@ -187,6 +187,8 @@ static inline const char *errname(int e)
 		return "EPROTO";
 	case EPROTONOSUPPORT:
 		return "EPROTONOSUPPORT";
+	case ENOBUFS:
+		return "ENOBUFS";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
