@@ -15,7 +15,8 @@
  *
  *   reserve  take sequence numbers by a cmpxchg of head, only as many as
  *            there are free slots: the slot of s is free once s minus the
- *            capacity is published. Raise last_stamp to the time stamp
+ *            capacity is published (and, during a resize, below
+ *            mig_seq). Raise last_stamp to the time stamp
  *            first (never below it, so that sequence and time order
  *            agree). No free slot: the push stores nothing, takes no
  *            number, fails (ENOBUFS) and counts it in lost[]; it never
@@ -39,7 +40,7 @@
  * until its last reading is stored would hold back every later push too,
  * for as long as the batch's producer is kept off its CPU.
  *
- * Interrupts are off for at most SEQRING_CHUNK copies and a walk of
+ * Preemption is off for at most SEQRING_CHUNK copies and a walk of
  * SEQRING_PUBLISH_MAX slots; nothing in a section depends on the capacity,
  * the batch or the number of readers, and nothing in one spins on another
  * context: every loop ends (each names its bound where it is). The loss
@@ -135,8 +136,13 @@
  * whose lock orders that against the sleeper's check (wake-unlist.litmus).
  *
  * A resize copies what is published into the new array while nobody else
- * sees it, then swaps the arrays, keeping the old one as the new one's
- * prev, and (smp_mb(), resize:A) loads head: the cut. Against 1.-2.
+ * sees it, then stores next_seq into mig_seq, swaps the arrays, keeping
+ * the old one as the new one's prev, and (smp_mb(), resize:A) loads head:
+ * the cut. Dropping at the cut (and producers that find the new array too
+ * small, below) moves oldest_seq past next_seq, over readings that may
+ * not be stored yet, and a walk then publishes over them: mig_seq, stored
+ * before, keeps producers off their slots (1., reserve:C) until a grace
+ * period after the last such drop (resize-drop.litmus). Against 1.-2.
  * (reserve, a full barrier, then load the array) this is the
  * store-buffering pattern: a producer that loads the old array reserved
  * below the cut, and every reservation from the cut on loads the new one
@@ -1475,9 +1481,11 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
  * much was pushed during the copy; then the new array replaces the old
  * one, and what was published or stored since is copied after a grace
  * period (seqring_ring_migrate()). Producers that reserve meanwhile leave
- * those slots alone (mig_seq): a push that finds no free slot then, in a
- * ring too small for what is pushed during that copy, fails and is
- * counted as any such push.
+ * those slots alone (mig_seq), and from the swap until two grace periods
+ * later they reserve no further than a capacity past what was published
+ * before it: the readings a shrink drops may still be on their way into
+ * their slots. A push that finds no free slot then, in a ring too small
+ * for what is pushed meanwhile, fails and is counted as any such push.
  *
  * A ring that is mapped is not resized: a mapping shows the slot array
  * producers store into, and a resize replaces it. Keeping the old array
@@ -1496,7 +1504,7 @@ static void seqring_ring_migrate(struct seqring_ring *ring,
 int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 {
 	struct seqring_slots *old, *new;
-	u64 head, copied, from, next;
+	u64 head, copied, from, next, keep;
 	unsigned int i;
 
 	if (ring->frozen)
@@ -1541,6 +1549,23 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 			break;
 	}
 
+	/*
+	 * The cut below drops readings, and so may the producers that find
+	 * the new array too small for theirs (seqring_ring_slots_for()):
+	 * oldest_seq then passes next_seq, and the next publish walk moves
+	 * next_seq past those readings even where their producers have not
+	 * stored them yet. next_seq no longer says that the slots a lap
+	 * before it are free; mig_seq does, from now until a grace period
+	 * after the last such drop: every reading below what next_seq is
+	 * now is committed, and none of the others is passed before it is
+	 * stored. A producer that sees next_seq moved by such a walk sees
+	 * this store too: it comes before the drops (the release below, the
+	 * smp_mb() after it, and a producer's dependency on the array it
+	 * loaded), the walk's cmpxchg of next_seq is fully ordered, and
+	 * reserve:B and :C are acquires (resize-drop.litmus).
+	 */
+	keep = seqring_ring_next_seq(ring);
+	WRITE_ONCE(ring->mig_seq, keep);
 	/* Published by the release of rcu_assign_pointer() below. */
 	new->prev = old;
 	rcu_assign_pointer(ring->slots, new);
@@ -1580,16 +1605,18 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 					    (u64)atomic64_read(ring->oldest_seq),
 					    head > capacity ? head - capacity : 1),
 				       head);
-	if (from < head) {
-		/*
-		 * Producers leave those slots alone from a grace period on
-		 * (resize-grace.litmus, resize-migrate.litmus); the copy
-		 * then takes them.
-		 */
+	/*
+	 * Producers leave the slots still to be copied alone from a grace
+	 * period on (resize-grace.litmus, resize-migrate.litmus); the copy
+	 * then takes them. That grace period also ends every section that
+	 * began before the first one ended: every reading a drop above
+	 * passed is stored, and mig_seq may rise (resize-drop.litmus).
+	 */
+	if (from < keep)
 		WRITE_ONCE(ring->mig_seq, from);
-		synchronize_rcu_expedited();
+	synchronize_rcu_expedited();
+	if (from < head)
 		seqring_ring_migrate(ring, old, new, from, head);
-	}
 	/*
 	 * LMM(seqring_ring_resize:B): the copies before; pairs with the
 	 * acquires of prev in seqring_ring_publish() and

@@ -145,9 +145,11 @@ enum seqring_lost {
  * @head: the sequence number the next reservation gets; starts at 1
  * @last_stamp: the latest time the ring stamped a reading with, or is
  *	about to; only ever raised
- * @mig_seq: while a resize copies readings into a new slot array, the
- *	lowest sequence number it has not copied yet: a producer takes no
- *	slot whose reading a lap before is at or above it. U64_MAX otherwise
+ * @mig_seq: a producer takes no slot whose reading a lap before is at or
+ *	above it. During a resize: from the swap on, next_seq as it was
+ *	then (readings the resize drops may still be being stored); while
+ *	it copies readings into the new array, the lowest it has not copied
+ *	yet. U64_MAX otherwise
  * @clear_lock: serialises CLEARs, the writers of @stats_seq; a raw
  *	spinlock, so that readers of counters never take a lock on
  *	PREEMPT_RT either

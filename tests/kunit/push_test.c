@@ -16,6 +16,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -369,12 +370,116 @@ static void push_test_batch_reschedules(struct kunit *test)
 	KUNIT_EXPECT_GE(test, atomic_read(&ps->resched), chunks);
 }
 
+/* A resize run by a kthread, while the test goes on. */
+struct push_resize {
+	struct seqring_ring *ring;
+	u32 capacity;
+	int ret;
+	struct completion done;
+};
+
+static int push_test_resizer(void *data)
+{
+	struct push_resize *pr = data;
+
+	pr->ret = seqring_ring_resize(pr->ring, pr->capacity);
+	complete_all(&pr->done);
+	return 0;
+}
+
+/*
+ * A shrink drops readings that a producer reserved and has not stored
+ * yet, and a publish walk then passes them: next_seq goes past a number
+ * still being stored. Nobody may take that slot meanwhile, in either
+ * array; the stopped producer still stores into one. Here a producer is
+ * stopped after reserving 11, readings 12 to 31 are committed behind it,
+ * and a resize from 64 slots to 16 swaps the arrays and drops everything
+ * below 16 (then waits for the stopped producer's section). The publish
+ * irq_work walks to 32; the test pushes 16 more, and lets the producer go
+ * on. The ring must not stop (its mark finding a newer reading in the
+ * slot of 11, "busy or newer"), and every push that returned 0 must be
+ * visible, with its own value, once the resize is over.
+ */
+static void push_test_resize_drops_reserved(struct kunit *test)
+{
+	struct push_stop *ps = push_stop_new(test, 64, SEQRING_HOOK_RESERVED,
+					     1, 11);
+	struct seqring_ring *ring = &ps->ring;
+	struct seqring_slots *old = rcu_access_pointer(ring->slots);
+	struct push_resize pr = { .ring = ring, .capacity = 16 };
+	unsigned int i, stored = 0, found = 0;
+	struct seqring_reading r;
+	struct seqring_record rec;
+	struct task_struct *task;
+	unsigned long deadline, left;
+	bool pushed[16], broken;
+	u64 seq;
+
+	push_test_singles(ring, 1, 10);
+	push_stop_start(test, ps);
+	push_test_singles(ring, 12, 20);
+	KUNIT_EXPECT_EQ(test, seqring_ring_next_seq(ring), 11ULL);
+
+	init_completion(&pr.done);
+	task = kthread_create(push_test_resizer, &pr, "seqring-resize");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	kthread_bind(task, cpumask_first(cpu_online_mask));
+	wake_up_process(task);
+	/* From here on no assertion: the resize must end before the ring. */
+	deadline = jiffies + msecs_to_jiffies(PUSH_TEST_STOP_MS);
+	while ((rcu_access_pointer(ring->slots) == old ||
+		seqring_ring_oldest_seq(ring) < 16) &&
+	       time_before(jiffies, deadline))
+		usleep_range(500, 1000);
+	KUNIT_EXPECT_EQ(test, seqring_ring_oldest_seq(ring), 16ULL);
+
+	/* A walk from another context: past 11, dropped, to 32. */
+	irq_work_queue(&ring->publish_work);
+	irq_work_sync(&ring->publish_work);
+	KUNIT_EXPECT_EQ(test, seqring_ring_next_seq(ring), 32ULL);
+	for (i = 0; i < ARRAY_SIZE(pushed); i++) {
+		push_test_reading(&r, 100 + i);
+		pushed[i] = !__seqring_ring_push_one(ring, &r, true);
+		stored += pushed[i];
+	}
+	kunit_info(test, "%u of %zu pushes stored during the resize\n",
+		   stored, ARRAY_SIZE(pushed));
+
+	push_stop_release(test, ps);
+	left = wait_for_completion_timeout(&pr.done,
+					   msecs_to_jiffies(PUSH_TEST_STOP_MS));
+	KUNIT_EXPECT_NE(test, left, 0UL);
+	KUNIT_EXPECT_EQ(test, pr.ret, 0);
+	broken = READ_ONCE(ring->broken);
+	KUNIT_EXPECT_FALSE(test, broken);
+
+	for (seq = seqring_ring_oldest_seq(ring);
+	     seq < seqring_ring_next_seq(ring); seq++) {
+		if (!seqring_ring_copy(ring, seq, &rec) ||
+		    rec.reading.value < 100)
+			continue;
+		i = rec.reading.value - 100;
+		KUNIT_EXPECT_LT(test, i, ARRAY_SIZE(pushed));
+		if (i < ARRAY_SIZE(pushed) && pushed[i]) {
+			pushed[i] = false;
+			found++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, found, stored);
+
+	/* And the ring goes on. */
+	push_test_reading(&r, 1000);
+	KUNIT_EXPECT_EQ(test, __seqring_ring_push_one(ring, &r, true), 0);
+	expect_visible(test, ring, seqring_ring_next_seq(ring) - 1, 1000);
+}
+
 static struct kunit_case push_test_cases[] = {
 	KUNIT_CASE(push_test_stop_between_chunks),
 	KUNIT_CASE(push_test_stop_after_reserve),
 	KUNIT_CASE(push_test_stop_before_publish),
 	KUNIT_CASE(push_test_publish_bounded),
 	KUNIT_CASE(push_test_batch_reschedules),
+	KUNIT_CASE(push_test_resize_drops_reserved),
 	{}
 };
 
