@@ -142,7 +142,8 @@
  * small, below) moves oldest_seq past next_seq, over readings that may
  * not be stored yet, and a walk then publishes over them: mig_seq, stored
  * before, keeps producers off their slots (1., reserve:C) until a grace
- * period after the last such drop (resize-drop.litmus). Against 1.-2.
+ * period after the last such drop (resize-drop.litmus,
+ * resize-drop-grace.litmus). Against 1.-2.
  * (reserve, a full barrier, then load the array) this is the
  * store-buffering pattern: a producer that loads the old array reserved
  * below the cut, and every reservation from the cut on loads the new one
@@ -1610,7 +1611,7 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * period on (resize-grace.litmus, resize-migrate.litmus); the copy
 	 * then takes them. That grace period also ends every section that
 	 * began before the first one ended: every reading a drop above
-	 * passed is stored, and mig_seq may rise (resize-drop.litmus).
+	 * passed is stored, and mig_seq may rise (resize-drop-grace.litmus).
 	 */
 	if (from < keep)
 		WRITE_ONCE(ring->mig_seq, from);
