@@ -154,8 +154,8 @@
  * store into the old array: an RCU grace period waits for them (every
  * store runs with preemption off, an RCU read-side section); then what was
  * stored or published since the first copy, up to head as it is then, is
- * copied over if producers did not lap it meanwhile: mig_seq is set to the
- * first such reading, a grace period before the copy (producers never
+ * copied over if producers did not lap it meanwhile: mig_seq is lowered to
+ * the first such reading, a grace period before the copy (producers never
  * wait for the copy to start; both grace periods: resize-grace.litmus),
  * and the copy goes a chunk of slots at a time, each chunk
  * released into mig_seq (migrate:C), which keeps producers off the slots
@@ -1588,8 +1588,8 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * expedited grace period: a normal one waits for CPUs busy with
 	 * listing walks, and resizes are rare and root's (PREEMPT_RT makes
 	 * it a normal one after boot, rcupdate.rcu_normal_after_boot).
-	 * Meanwhile producers store into the new array as they please:
-	 * nothing copies into it yet.
+	 * Meanwhile producers store into the new array as far as mig_seq
+	 * lets them: nothing copies into it yet.
 	 */
 	synchronize_rcu_expedited();
 	/*
@@ -1598,7 +1598,8 @@ int seqring_ring_resize(struct seqring_ring *ring, u32 capacity)
 	 * before the swap and found the new array's slots taken stored into
 	 * the old one, above the cut), that the new one does not hold yet
 	 * nor producers have lapped there. In a small ring that producers
-	 * fill fast, none: then no producer is ever kept off a slot.
+	 * fill fast, none: then only the bound kept in mig_seq at the swap
+	 * keeps producers off slots, until the second grace period.
 	 */
 	head = atomic64_read(&ring->head);
 	from = seqring_ring_unmigrated(ring, old, new,
